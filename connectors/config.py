@@ -1,0 +1,67 @@
+"""Settings sections for the outside world. ``bots.settings`` composes them.
+
+They are plain pydantic models so that connectors can be built from them
+without reading the environment themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr, field_validator
+
+
+class StoreSettings(BaseModel):
+    kind: Literal["lancedb", "weaviate"] = "lancedb"
+    table: str = Field("chunks", min_length=1, description="LanceDB table name")
+    # Weaviate (scale-out)
+    weaviate_url: str | None = None
+    weaviate_api_key: SecretStr | None = None
+    weaviate_grpc_port: int = Field(50051, ge=1, le=65535)
+    alpha: float = Field(0.5, ge=0.0, le=1.0, description="hybrid weight: 1 = vector only")
+    tenancy: Literal["collections", "tenants"] = "collections"
+    batch_size: int = Field(100, ge=1)
+
+
+class EmbeddingSettings(BaseModel):
+    provider: str = Field(
+        "minilm",
+        description="'minilm' (bundled, offline) or 'module:Class' of any LlamaIndex embedding",
+    )
+    options: dict[str, object] = Field(default_factory=dict)
+    batch_size: int = Field(32, ge=1)
+    threads: int = Field(0, ge=0, description="onnxruntime intra-op threads; 0 = all cores")
+
+
+class LLMSettings(BaseModel):
+    provider: Literal["none", "openai", "openai_compatible", "anthropic"] = "none"
+    model: str = "gpt-4o-mini"
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    timeout: float = Field(30.0, gt=0)
+    temperature: float = Field(0.1, ge=0, le=2)
+    max_tokens: int = Field(1024, ge=1)
+    context_window: int = Field(16384, ge=512)
+
+    @field_validator("base_url")
+    @classmethod
+    def _strip_slash(cls, value: str | None) -> str | None:
+        return value.rstrip("/") if value else value
+
+
+class WebSettings(BaseModel):
+    enabled: bool = True
+    tavily_api_key: SecretStr | None = None
+    base_url: str = "https://api.tavily.com"
+    search_depth: Literal["basic", "advanced"] = "basic"
+    max_results: int = Field(5, ge=1, le=20)
+    include_domains: list[str] = Field(default_factory=list)
+    exclude_domains: list[str] = Field(default_factory=list)
+    timeout: float = Field(15.0, gt=0)
+
+
+class IngestSettings(BaseModel):
+    chunk_chars: int = Field(1200, ge=100, description="size budget of one chunk")
+    chunk_overlap_sentences: int = Field(0, ge=0)
+    url_base: str | None = None
+    default_collection: str = Field("default", min_length=1)

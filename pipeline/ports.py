@@ -1,0 +1,50 @@
+"""The collaborators a pipeline is built from. ``connectors`` provides them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from citations.model import Source
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One retrieved chunk. ``source.id`` is assigned later, per prompt."""
+
+    source: Source
+    score: float
+    collection: str = "default"
+
+
+@runtime_checkable
+class Retriever(Protocol):
+    async def retrieve(
+        self, query: str, *, top_k: int, scope: Sequence[str] | None
+    ) -> list[Hit]:
+        """Hybrid search. ``scope`` filters collections inside the store query."""
+        ...
+
+
+@runtime_checkable
+class WebSearch(Protocol):
+    async def search(self, query: str) -> list[Source]:
+        """Web results as sources with their real URL and title."""
+        ...
+
+
+@runtime_checkable
+class Grader(Protocol):
+    """Scores how relevant each text is to a question, from 0 to 1."""
+
+    name: str
+
+    async def grade(self, question: str, texts: Sequence[str]) -> list[float]: ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Anything that turns texts into unit vectors (the bundled MiniLM, any LlamaIndex embedding)."""
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...

@@ -1,0 +1,49 @@
+"""What a platform adapter hands the pipeline: one question, in its place."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal
+
+
+class Trigger(StrEnum):
+    MENTION = "mention"
+    SLASH = "slash"
+    THREAD_FOLLOWUP = "thread_followup"
+    DM = "dm"
+    CLI = "cli"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a question was asked. Ids are the platform's own strings."""
+
+    platform: str = "cli"
+    workspace: str | None = None
+    channel: str | None = None
+    thread: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    role: Literal["user", "assistant"]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question plus everything needed to answer it in its place.
+
+    ``scope`` is the tuple of knowledge collections this place may search;
+    ``None`` means every collection (a single-team install).
+    """
+
+    text: str
+    asker: str = "local"
+    place: Place = field(default_factory=Place)
+    trigger: Trigger = Trigger.CLI
+    history: tuple[Turn, ...] = ()
+    scope: tuple[str, ...] | None = None
+    id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
