@@ -1,0 +1,124 @@
+"""The bot runtime: one object that every platform adapter talks to.
+
+It turns a ``Question`` into a stream of ``Progress`` events and applies the
+rules that are the same on every platform: size limits, knowledge scopes,
+rate limits, plugin hooks. It never raises to an adapter: every failure ends
+in a ``Done`` whose ``error`` says what went wrong in one line.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Protocol
+
+from citations.model import CitedAnswer
+from pipeline.events import Done, Progress, Route
+from pipeline.question import Place, Question, Trigger
+
+if TYPE_CHECKING:
+    from bots.plugins.commands import ChatCommand
+    from bots.settings import Settings
+
+log = logging.getLogger("citebot.runtime")
+
+
+class Answerer(Protocol):
+    """Anything that streams progress for a question (``pipeline.Pipeline``)."""
+
+    def stream(self, question: Question) -> AsyncIterator[Progress]: ...
+
+
+def refusal(question: Question, text: str, *, error: str | None = None) -> Done:
+    return Done(
+        answer=CitedAnswer.empty(text),
+        route=Route.NO_ANSWER,
+        question=question.text,
+        error=error,
+    )
+
+
+class Runtime:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        answerer: Answerer | None = None,
+        feedback: Any = None,
+        dedupe: Any = None,
+        limiter: Any = None,
+        plugins: Any = None,
+    ) -> None:
+        self.settings = settings
+        self._answerer = answerer
+        self.feedback = feedback
+        self.dedupe = dedupe
+        self.limiter = limiter
+        self.plugins = plugins
+
+    @property
+    def answerer(self) -> Answerer:
+        if self._answerer is None:
+            from bots.wiring import build_answerer
+
+            self._answerer = build_answerer(self.settings)
+        return self._answerer
+
+    @property
+    def commands(self) -> Sequence[ChatCommand]:
+        return self.plugins.commands() if self.plugins is not None else ()
+
+    def scope_for(self, place: Place, *, dm: bool = False) -> tuple[str, ...] | None:
+        """Collections this place may search; ``None`` means all of them.
+
+        The most specific entry wins: channel, then workspace or guild.
+        """
+        access = self.settings.access
+        if dm:
+            return tuple(access.dm_scope) if access.dm_scope is not None else self._default()
+        keys = []
+        if place.workspace and place.channel:
+            keys.append(f"{place.platform}:{place.workspace}/{place.channel}")
+        if place.channel:
+            keys.append(f"{place.platform}:*/{place.channel}")
+        if place.workspace:
+            keys.append(f"{place.platform}:{place.workspace}")
+        for key in keys:
+            if key in access.scopes:
+                return tuple(access.scopes[key])
+        return self._default()
+
+    def _default(self) -> tuple[str, ...] | None:
+        scope = self.settings.access.default_scope
+        return tuple(scope) if scope is not None else None
+
+    def prepare(self, question: Question) -> Question:
+        """Attach the place's knowledge scope; adapters call this, never set scope themselves."""
+        return replace(question, scope=self.scope_for(question.place, dm=question.trigger is Trigger.DM))
+
+    async def ask(self, question: Question) -> AsyncIterator[Progress]:
+        text = question.text.strip()
+        limit = self.settings.access.max_question_chars
+        if not text:
+            yield refusal(question, "Please ask a question: the message was empty.", error="empty")
+            return
+        if len(text) > limit:
+            yield refusal(
+                question,
+                f"Sorry, that question is too long ({len(text):,} characters; the limit is {limit:,}). "
+                "Please shorten it.",
+                error="too_long",
+            )
+            return
+        question = replace(question, text=text)
+        try:
+            async for event in self.answerer.stream(question):
+                yield event
+        except Exception as exc:  # the adapter must always get a Done
+            log.exception("pipeline failed for question %s", question.id)
+            yield refusal(
+                question,
+                "Sorry, something went wrong while answering. Please try again later.",
+                error=f"{type(exc).__name__}: {exc}",
+            )
