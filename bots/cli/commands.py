@@ -1,3 +1,3 @@
 """Imports each command module so that it registers itself on ``cli``."""
 
-from bots.cli import config  # noqa: F401
+from bots.cli import config, run  # noqa: F401

@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+import click
+
+from bots.cli import cli
+
+
+@cli.group("run")
+def run_group() -> None:
+    """Run a bot on a chat platform (slack, discord)."""
