@@ -60,8 +60,39 @@ class WebSettings(BaseModel):
     timeout: float = Field(15.0, gt=0)
 
 
+class CrawlSettings(BaseModel):
+    """Limits for the web crawler (``citebot ingest https://…``)."""
+
+    max_pages: int = Field(500, ge=1, description="pages fetched per crawl")
+    max_depth: int = Field(5, ge=0, description="link hops from a start page")
+    concurrency: int = Field(4, ge=1, le=64)
+    per_host_delay: float = Field(0.25, ge=0, description="seconds between requests to one host")
+    timeout: float = Field(15.0, gt=0, description="seconds per request")
+    max_bytes: int = Field(5_000_000, ge=1024, description="larger responses are skipped")
+    user_agent: str = "citebot (+https://github.com/citebot/citebot)"
+    same_prefix: bool = Field(False, description="stay under the start URL's path, not just its host")
+    follow_links: bool = Field(True, description="follow links from pages (sitemaps are always read)")
+
+
+class ReaderSettings(BaseModel):
+    """Any LlamaHub reader: ``reader_module.reader_class(**args).load_data(**load_args)``."""
+
+    reader_module: str = Field(min_length=1, description="e.g. 'llama_index.readers.notion'")
+    reader_class: str = Field(min_length=1, description="e.g. 'NotionPageReader'")
+    args: dict[str, object] = Field(default_factory=dict)
+    load_args: dict[str, object] = Field(default_factory=dict)
+    collection: str | None = None
+    url_key: str | None = Field(None, description="metadata key holding each document's URL")
+    title_key: str | None = Field(None, description="metadata key holding each document's title")
+    url_template: str | None = Field(None, description="e.g. 'https://notion.so/{id}' from metadata")
+
+
 class IngestSettings(BaseModel):
     chunk_chars: int = Field(1200, ge=100, description="size budget of one chunk")
     chunk_overlap_sentences: int = Field(0, ge=0)
     url_base: str | None = None
     default_collection: str = Field("default", min_length=1)
+    crawl: CrawlSettings = Field(default_factory=CrawlSettings)
+    readers: dict[str, ReaderSettings] = Field(
+        default_factory=dict, description="named LlamaHub readers: `citebot ingest reader:NAME`"
+    )
