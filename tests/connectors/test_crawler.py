@@ -1,0 +1,239 @@
+"""The crawler against a real local HTTP site: politeness, bounds, and incremental re-crawls."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from connectors.config import CrawlSettings
+from connectors.crawler import Crawler, CrawlResult, CrawlState
+from connectors.crawler.sitemaps import parse_sitemap
+from connectors.crawler.urls import SiteBounds, normalize
+from connectors.documents import Section
+from tests.fakes.website import Website, page
+
+FAST = CrawlSettings(per_host_delay=0, timeout=1.0, concurrency=4)
+
+
+def text_only(url: str, body: bytes, kind: str) -> tuple[str, tuple[Section, ...]]:
+    """The crawler's own behaviour does not depend on the section parser; keep this one trivial."""
+    soup = BeautifulSoup(body, "html.parser")
+    title = soup.title.get_text() if soup.title else ""
+    main = soup.find("main")
+    return title, (Section((main or soup).get_text(" ", strip=True)),)
+
+
+def build_site(site: Website) -> None:
+    site.put(
+        "/",
+        page(
+            "Home",
+            ("Welcome", "Start here."),
+            links=(
+                "/guide",
+                "/faq",
+                "/old",
+                "/private/secret",
+                "/missing",
+                "/file.zip",
+                "https://elsewhere.example/x",
+            ),
+        ),
+    )
+    site.put("/guide", page("Guide", ("Install", "Run pip install."), links=("/",)))
+    site.put("/faq", page("FAQ", ("Why", "Because."), links=("/slow",)))
+    site.put("/new-home", page("Moved", ("Here", "The page moved here.")), in_sitemap=False)
+    site.redirects["/old"] = "/new-home"
+    site.put("/private/secret", page("Secret", ("Hidden", "Nobody may crawl this.")))
+    site.put("/file.zip", b"PK\x03\x04 binary", "application/zip")
+    site.slow.add("/slow")
+
+
+async def crawl(
+    site: Website, tmp_path: Path, seeds: list[str], settings: CrawlSettings = FAST, **kw: object
+) -> CrawlResult:
+    state = CrawlState.load(tmp_path, "docs")
+    result = await Crawler(settings, parse=text_only, state=state, collection="docs", **kw).crawl(
+        seeds
+    )  # type: ignore[arg-type]
+    assert result.state is not None
+    result.state.save()
+    return result
+
+
+def keys(result: CrawlResult) -> set[str]:
+    return {d.key for d in result.documents}
+
+
+async def test_first_crawl_follows_links_within_the_rules(tmp_path: Path) -> None:
+    async with Website() as site:
+        build_site(site)
+        result = await crawl(site, tmp_path, [site.url("/")])
+        u = site.url
+        assert keys(result) == {u("/"), u("/guide"), u("/faq"), u("/new-home")}
+        assert result.added == keys(result)
+        assert not site.requests_for("/private/secret"), "robots.txt Disallow was ignored"
+        assert site.requests_for("/file.zip")  # fetched, then refused by content type
+        reasons = dict(result.skipped)
+        assert reasons[u("/private/secret")] == "disallowed by robots.txt"
+        assert reasons[u("/missing")] == "HTTP 404"
+        assert reasons[u("/file.zip")].startswith("not a page (application/zip")
+        assert dict(result.errors) == {u("/slow"): "timed out"}
+        assert all(d.collection == "docs" and d.kind == "html" for d in result.documents)
+        home = next(d for d in result.documents if d.key == u("/"))
+        assert home.title == "Home"
+        assert "Copyright" not in home.sections[0].text
+        assert all(not h.path.startswith("/x") for h in site.hits)  # off-site link not followed
+
+
+async def test_recrawl_is_conditional_and_reports_new_changed_and_removed(tmp_path: Path) -> None:
+    async with Website() as site:
+        build_site(site)
+        first = await crawl(site, tmp_path, [site.url("/")])
+        assert len(first.documents) == 4
+
+        site.put(
+            "/guide", page("Guide", ("Install", "Run uv sync instead."), links=("/", "/extra"))
+        )
+        site.put("/extra", page("Extra", ("More", "A new page.")))
+        site.delete("/faq")
+        site.hits.clear()
+        second = await crawl(site, tmp_path, [site.url("/")])
+
+        u = site.url
+        assert second.added == {u("/extra")}
+        assert second.changed == {u("/guide")}
+        assert second.unchanged == {u("/"), u("/new-home")}
+        assert second.removed == {u("/faq")}
+        home = site.requests_for("/")
+        assert home[0].status == 304 and home[0].headers.get("If-None-Match")
+        # /slow was only linked from /faq, which is gone: it is not visited again
+        assert not site.requests_for("/slow")
+
+        third = await crawl(site, tmp_path, [site.url("/")])
+        assert not third.documents and not third.removed
+        assert len(third.unchanged) == 4
+
+
+async def test_same_text_under_a_new_etag_is_unchanged(tmp_path: Path) -> None:
+    async with Website() as site:
+        site.put("/", page("Home", ("A", "Same words.")))
+        await crawl(site, tmp_path, [site.url("/")])
+        site.put("/", page("Home", ("A", "Same words."), extra="<meta name='build' content='2'>"))
+        again = await crawl(site, tmp_path, [site.url("/")])
+        assert site.requests_for("/")[-1].status == 200
+        assert again.unchanged == {site.url("/")} and not again.documents
+
+
+async def test_validators_are_not_sent_for_pages_the_store_lost(tmp_path: Path) -> None:
+    async with Website() as site:
+        site.put("/", page("Home", ("A", "Words.")))
+        await crawl(site, tmp_path, [site.url("/")])
+        again = await crawl(site, tmp_path, [site.url("/")], known=set())
+        assert "If-None-Match" not in site.requests_for("/")[-1].headers
+        assert again.added == {site.url("/")}
+
+
+async def test_sitemap_index_defines_the_pages_and_drops_are_removed(tmp_path: Path) -> None:
+    async with Website() as site:
+        site.put("/a", page("A", ("One", "First."), links=("/unlisted",)))
+        site.put("/b", page("B", ("Two", "Second.")))
+        site.put("/unlisted", page("U", ("Three", "Not in the sitemap.")), in_sitemap=False)
+        first = await crawl(site, tmp_path, [site.url("/sitemap.xml")])
+        assert keys(first) == {site.url("/a"), site.url("/b")}
+
+        site.resources["/b"].in_sitemap = False
+        second = await crawl(site, tmp_path, [site.url("/sitemap.xml")])
+        assert second.removed == {site.url("/b")}
+        assert second.unchanged == {site.url("/a")}
+
+
+async def test_page_cap_stops_the_crawl_and_removes_nothing(tmp_path: Path) -> None:
+    async with Website() as site:
+        links = tuple(f"/p{i}" for i in range(10))
+        site.put("/", page("Home", ("A", "Index."), links=links))
+        for path in links:
+            site.put(path, page(path, ("S", f"Page {path}.")))
+        await crawl(site, tmp_path, [site.url("/")])
+        capped = await crawl(
+            site, tmp_path, [site.url("/")], CrawlSettings(per_host_delay=0, max_pages=3)
+        )
+        assert capped.truncated
+        assert len(capped.unchanged) + len(capped.documents) == 3
+        assert not capped.removed
+        # the next full crawl still knows every page
+        full = await crawl(site, tmp_path, [site.url("/")])
+        assert len(full.unchanged) == 11
+
+
+async def test_gone_410_and_redirect_off_site_remove_the_page(tmp_path: Path) -> None:
+    async with Website() as site:
+        site.put("/", page("Home", ("A", "Index."), links=("/a", "/b")))
+        site.put("/a", page("A", ("S", "a")))
+        site.put("/b", page("B", ("S", "b")))
+        await crawl(site, tmp_path, [site.url("/")])
+        site.gone.add("/a")
+        site.redirects["/b"] = "https://elsewhere.example/b"
+        again = await crawl(site, tmp_path, [site.url("/")])
+        assert again.removed == {site.url("/a"), site.url("/b")}
+        assert CrawlState.load(tmp_path, "docs").pages.keys() == {site.url("/")}
+
+
+async def test_requests_to_one_host_are_spaced(tmp_path: Path) -> None:
+    async with Website() as site:
+        links = tuple(f"/p{i}" for i in range(4))
+        site.put("/", page("Home", ("A", "Index."), links=links))
+        for path in links:
+            site.put(path, page(path, ("S", path)))
+        await crawl(
+            site, tmp_path, [site.url("/")], CrawlSettings(per_host_delay=0.05, concurrency=8)
+        )
+        starts = sorted(h.at for h in site.hits if h.path != "/robots.txt")
+        gaps = [b - a for a, b in itertools.pairwise(starts)]
+        assert len(starts) == 5 and min(gaps) >= 0.04
+
+
+async def test_noindex_and_nofollow_are_honoured(tmp_path: Path) -> None:
+    async with Website() as site:
+        site.put(
+            "/",
+            page(
+                "Home",
+                ("A", "Index."),
+                links=("/hidden",),
+                extra='<meta name="robots" content="noindex">',
+            ),
+        )
+        site.put(
+            "/hidden",
+            page(
+                "H",
+                ("S", "Reached through a noindex page."),
+                extra='<meta name="robots" content="nofollow">',
+            ),
+        )
+        result = await crawl(site, tmp_path, [site.url("/")])
+        assert keys(result) == {site.url("/hidden")}
+
+
+def test_urls_are_canonical_and_bounded() -> None:
+    assert normalize("HTTP://Example.COM:80/a#x") == "http://example.com/a"
+    assert normalize("/b?q=1", "https://example.com/a") == "https://example.com/b?q=1"
+    assert normalize("mailto:x@example.com") is None
+    bounds = SiteBounds.around(["https://example.com/docs/intro"], same_prefix=True)
+    assert "https://example.com/docs/other" in bounds
+    assert "https://example.com/blog" not in bounds
+    assert "https://other.example.com/docs/x" not in bounds
+
+
+def test_sitemap_parsing_rejects_other_xml() -> None:
+    assert parse_sitemap(b"<urlset><url><loc> https://x.test/a </loc></url></urlset>").pages == (
+        "https://x.test/a",
+    )
+    with pytest.raises(ValueError):
+        parse_sitemap(b"<rss></rss>")
+    with pytest.raises(ValueError):
+        parse_sitemap(b"not xml")
