@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bots.plugins.refusal import Refusal
 from citations.model import CitedAnswer
 from pipeline.events import Done, Progress, Route
 from pipeline.question import Place, Question, Trigger
@@ -112,13 +113,44 @@ class Runtime:
             )
             return
         question = replace(question, text=text)
+        checked = await self._before_question(question)
+        if isinstance(checked, Refusal):
+            reason = f"refused by plugin {checked.plugin}: {checked.reason}"
+            yield await self._after_answer(question, refusal(question, checked.text, error=reason))
+            return
+        question = checked
         try:
             async for event in self.answerer.stream(question):
+                if isinstance(event, Done):
+                    event = await self._after_answer(question, event)
                 yield event
         except Exception as exc:  # the adapter must always get a Done
             log.exception("pipeline failed for question %s", question.id)
-            yield refusal(
+            yield await self._after_answer(
                 question,
-                "Sorry, something went wrong while answering. Please try again later.",
-                error=f"{type(exc).__name__}: {exc}",
+                refusal(
+                    question,
+                    "Sorry, something went wrong while answering. Please try again later.",
+                    error=f"{type(exc).__name__}: {exc}",
+                ),
             )
+
+    async def _before_question(self, question: Question) -> Question | Refusal:
+        if self.plugins is None:
+            return question
+        try:
+            checked: Question | Refusal = await self.plugins.before_question(question, runtime=self)
+        except Exception:  # the host isolates plugins; this guards a host that is not ours
+            log.exception("before_question hooks failed for question %s", question.id)
+            return question
+        return checked
+
+    async def _after_answer(self, question: Question, done: Done) -> Done:
+        if self.plugins is None:
+            return done
+        try:
+            annotated: Done = await self.plugins.after_answer(question, done, runtime=self)
+        except Exception:
+            log.exception("after_answer hooks failed for question %s", question.id)
+            return done
+        return annotated

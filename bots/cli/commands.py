@@ -1,3 +1,4 @@
 """Imports each command module so that it registers itself on ``cli``."""
 
 from bots.cli import config, run  # noqa: F401
+from bots.cli import plugins  # noqa: F401

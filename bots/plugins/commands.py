@@ -1,9 +1,21 @@
-"""Chat commands: written once, shown as a Slack slash subcommand and a Discord app command."""
+"""Chat commands: written once, shown as a Slack slash subcommand and a Discord app command.
+
+Adapters share everything here so a command behaves the same on every
+platform: ``parse_options`` turns Slack's ``/ask NAME …`` text into options,
+``coerce_options`` checks and completes options that arrive typed (Discord),
+and ``invoke`` runs the handler so that a failing command answers with one
+line instead of breaking the adapter.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+import asyncio
+import inspect
+import logging
+import re
+import shlex
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -20,6 +32,7 @@ class CommandOption:
     type: OptionType = "str"
     required: bool = False
     choices: tuple[str, ...] = ()
+    default: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,3 +68,201 @@ class ChatCommand:
     handler: CommandHandler
     options: tuple[CommandOption, ...] = field(default_factory=tuple)
     plugin: str = ""
+
+    def option(self, name: str) -> CommandOption | None:
+        return next((o for o in self.options if o.name == name), None)
+
+    def usage(self, prefix: str = "/") -> str:
+        """``/ask glossary term:<text> [limit:<int>]``; ``prefix`` ends with a space or ``/``."""
+        parts = [f"{prefix}{self.name}"]
+        for opt in self.options:
+            shown = "|".join(opt.choices) if opt.choices else f"<{_TYPE_WORDS[opt.type]}>"
+            parts.append(f"{opt.name}:{shown}" if opt.required else f"[{opt.name}:{shown}]")
+        return " ".join(parts)
+
+
+#: Names the adapters use themselves (Discord's ``/ask`` is the question command).
+RESERVED_NAMES = frozenset({"ask"})
+MAX_OPTIONS = 25
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+_TYPE_WORDS: dict[str, str] = {"str": "text", "int": "int", "float": "number", "bool": "yes|no"}
+_TRUE = frozenset({"true", "yes", "y", "on", "1"})
+_FALSE = frozenset({"false", "no", "n", "off", "0"})
+
+log = logging.getLogger("citebot.plugins")
+
+
+class OptionError(ValueError):
+    """Options the user typed that do not fit the command; the message is shown as is."""
+
+
+def problems(command: ChatCommand) -> list[str]:
+    """Why ``command`` cannot be offered on both platforms; empty when it can."""
+    found: list[str] = []
+    if not isinstance(command, ChatCommand):
+        return [f"not a ChatCommand: {command!r}"]
+    if not _NAME.match(command.name):
+        found.append(f"command name {command.name!r} must match [a-z0-9][a-z0-9_-]{{0,31}}")
+    if command.name in RESERVED_NAMES:
+        found.append(f"command name {command.name!r} is reserved")
+    if not 1 <= len(command.description) <= 100:
+        found.append(f"/{command.name}: description must be 1-100 characters")
+    if not callable(command.handler):
+        found.append(f"/{command.name}: handler is not callable")
+    if len(command.options) > MAX_OPTIONS:
+        found.append(f"/{command.name}: at most {MAX_OPTIONS} options")
+    seen: set[str] = set()
+    optional_seen = False
+    for opt in command.options:
+        where = f"/{command.name} option {opt.name!r}"
+        if not _NAME.match(opt.name):
+            found.append(f"{where}: name must match [a-z0-9][a-z0-9_-]{{0,31}}")
+        if opt.name in seen:
+            found.append(f"{where}: duplicate")
+        seen.add(opt.name)
+        if opt.type not in _TYPE_WORDS:
+            found.append(f"{where}: type must be one of str, int, float, bool")
+        if not 1 <= len(opt.description) <= 100:
+            found.append(f"{where}: description must be 1-100 characters")
+        if opt.choices and (opt.type != "str" or len(opt.choices) > MAX_OPTIONS):
+            found.append(f"{where}: choices need type str and at most {MAX_OPTIONS}")
+        # Discord rejects a required option after an optional one
+        if opt.required and optional_seen:
+            found.append(f"{where}: required options must come before optional ones")
+        optional_seen = optional_seen or not opt.required
+    return found
+
+
+def find(commands: Iterable[ChatCommand], name: str) -> ChatCommand | None:
+    wanted = name.strip().lower()
+    return next((c for c in commands if c.name == wanted), None)
+
+
+def _convert(opt: CommandOption, value: Any) -> Any:
+    if opt.type == "bool":
+        if isinstance(value, bool):
+            return value
+        word = str(value).strip().lower()
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+        raise OptionError(f"{opt.name} must be yes or no, not {value!r}")
+    if opt.type == "int":
+        if isinstance(value, bool):
+            raise OptionError(f"{opt.name} must be a whole number, not {value!r}")
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise OptionError(f"{opt.name} must be a whole number, not {value!r}") from None
+    if opt.type == "float":
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise OptionError(f"{opt.name} must be a number, not {value!r}") from None
+        if number != number or number in (float("inf"), float("-inf")):
+            raise OptionError(f"{opt.name} must be a finite number")
+        return number
+    text = str(value)
+    if opt.choices and text not in opt.choices:
+        raise OptionError(f"{opt.name} must be one of {', '.join(opt.choices)}, not {text!r}")
+    return text
+
+
+def coerce_options(command: ChatCommand, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Check typed options and fill in defaults: every option name is present in the result."""
+    unknown = [k for k in raw if command.option(k) is None]
+    if unknown:
+        raise OptionError(
+            f"/{command.name} has no option {unknown[0]!r}"
+            + (f" (options: {', '.join(o.name for o in command.options)})" if command.options else "")
+        )
+    values: dict[str, Any] = {}
+    for opt in command.options:
+        value = raw.get(opt.name)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            if opt.required:
+                raise OptionError(f"/{command.name} needs {opt.name}: usage {command.usage()}")
+            values[opt.name] = opt.default
+            continue
+        values[opt.name] = _convert(opt, value)
+    return values
+
+
+def parse_options(command: ChatCommand, text: str) -> dict[str, Any]:
+    """Options from free text, as typed after ``/ask NAME``.
+
+    ``name:value`` and ``name=value`` set an option; bare words fill the
+    options in order, and surplus words join the last text option, so
+    ``/ask glossary vector store`` works without quotes.
+    """
+    try:
+        words = shlex.split(text)
+    except ValueError:  # an unbalanced quote: take the words as typed
+        words = text.split()
+    named: dict[str, Any] = {}
+    bare: list[str] = []
+    for word in words:
+        key, sep, value = _split_named(word)
+        if sep and command.option(key) is not None:
+            if key in named:
+                raise OptionError(f"{key} is given twice")
+            named[key] = value
+        else:
+            bare.append(word)
+    free = [o for o in command.options if o.name not in named]
+    for i, opt in enumerate(free):
+        if not bare:
+            break
+        last = i == len(free) - 1
+        if last and opt.type == "str" and not opt.choices:
+            named[opt.name] = " ".join(bare)
+            bare = []
+        else:
+            named[opt.name] = bare.pop(0)
+    if bare:
+        raise OptionError(f"too many values for /{command.name}: usage {command.usage()}")
+    return coerce_options(command, named)
+
+
+def _split_named(word: str) -> tuple[str, str, str]:
+    for sep in ("=", ":"):
+        key, found, value = word.partition(sep)
+        if found and _NAME.match(key.lower()):
+            return key.lower(), found, value
+    return word, "", ""
+
+
+async def invoke(command: ChatCommand, context: CommandContext) -> CommandReply:
+    """Run a command's handler; never raises, so adapters can always answer the user.
+
+    A handler gets ``settings.plugins.command_timeout`` seconds.
+    """
+    timeout = _command_timeout(context)
+    try:
+        # adapters parse differently; the handler always sees checked options with defaults
+        context = replace(context, options=coerce_options(command, context.options))
+        result: Any = command.handler(context)
+        if inspect.isawaitable(result):
+            result = await asyncio.wait_for(result, timeout)
+    except TimeoutError:
+        log.warning("command /%s (plugin %s) timed out after %ss", command.name, command.plugin, timeout)
+        return CommandReply(f"Sorry, /{command.name} took too long and was stopped.")
+    except OptionError as exc:
+        return CommandReply(str(exc))
+    except Exception:
+        log.exception("command /%s (plugin %s) failed", command.name, command.plugin or "?")
+        return CommandReply(f"Sorry, /{command.name} failed. The error was logged for the operators.")
+    if isinstance(result, CommandReply):
+        return result
+    if isinstance(result, str):
+        return CommandReply(result)
+    log.error("command /%s returned %r, not a CommandReply", command.name, type(result).__name__)
+    return CommandReply(f"Sorry, /{command.name} failed. The error was logged for the operators.")
+
+
+def _command_timeout(context: CommandContext) -> float:
+    try:
+        return float(context.runtime.settings.plugins.command_timeout)
+    except AttributeError:  # a runtime without settings, as in a unit test
+        return 30.0

@@ -86,3 +86,5 @@ class PluginSettings(BaseModel):
     load: list[str] = Field(default_factory=list, description="extra plugin modules to load")
     disable: list[str] = Field(default_factory=list, description="plugin names not to load")
     entry_points: bool = True
+    hook_timeout: float = Field(default=10.0, gt=0, description="seconds a before/after hook may take")
+    command_timeout: float = Field(default=30.0, gt=0, description="seconds a chat command may take")

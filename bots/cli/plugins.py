@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from bots.cli import cli, friendly, settings_from
+from bots.plugins.manager import PluginHost, PluginInfo
+
+
+@cli.command("plugins")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--check", is_flag=True, help="Exit with status 1 if a plugin is broken or has problems.")
+@click.pass_context
+@friendly
+def plugins_command(ctx: click.Context, as_json: bool, check: bool) -> None:
+    """List the installed plugins, their hooks and what they register."""
+    infos = PluginHost(settings_from(ctx).plugins).describe()
+    if as_json:
+        click.echo(json.dumps([i.to_json() for i in infos], indent=2, ensure_ascii=False))
+    else:
+        for i, info in enumerate(infos):
+            if i:
+                click.echo()
+            _show(info)
+    if check and any(info.status == "broken" or info.problems for info in infos):
+        sys.exit(1)
+
+
+def _show(info: PluginInfo) -> None:
+    origin = info.source + (f", {info.distribution}" if info.distribution else "")
+    status = info.status
+    if info.status == "loaded" and info.problems:
+        status = f"loaded with {len(info.problems)} problem{'s' if len(info.problems) > 1 else ''}"
+    click.echo(f"{info.name}  [{status}]  {info.module} ({origin})")
+    if info.hooks:
+        click.echo(f"  hooks: {', '.join(info.hooks)}")
+    for kind, names in info.provides.items():
+        click.echo(f"  {kind.replace('_', ' ')}: {', '.join(names)}")
+    for problem in info.problems:
+        click.echo(f"  problem: {problem}")
