@@ -2,3 +2,5 @@
 
 from bots.cli import config, run  # noqa: F401
 from bots.cli import plugins  # noqa: F401
+from bots.cli import slack  # noqa: F401
+from bots.cli import ask, chat, demo  # noqa: F401

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import click
+
+from bots.cli import cli, fail, friendly, settings_from
+from citations.render import render_text
+from pipeline.events import AnswerDelta, Done, Status
+from pipeline.question import Question
+from pipeline.trace import format_trace
+
+
+def answer_json(done: Done) -> dict[str, Any]:
+    return {
+        "question": done.question,
+        "answer": done.answer.text,
+        "route": done.route.value,
+        "references": [
+            {"number": ref.number, "url": ref.url, "title": ref.title}
+            for ref in done.answer.references
+        ],
+        **({"error": done.error} if done.error else {}),
+        **({"warnings": list(done.answer.warnings)} if done.answer.warnings else {}),
+    }
+
+
+async def run_question(ctx: click.Context, question: Question, *, live: bool) -> Done:
+    """Ask through the full runtime (scopes, plugins, limits) and return the final event."""
+    from bots.wiring import build_runtime
+
+    runtime = build_runtime(settings_from(ctx))
+    done: Done | None = None
+    async for event in runtime.ask(runtime.prepare(question)):
+        if live and isinstance(event, Status):
+            click.echo(click.style(f"… {event.text}", dim=True), err=True)
+        elif isinstance(event, AnswerDelta):
+            pass  # the final render replaces the stream on a terminal
+        elif isinstance(event, Done):
+            done = event
+    assert done is not None, "Runtime.ask always ends with Done"
+    return done
+
+
+@cli.command("ask")
+@click.argument("question", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--trace", is_flag=True, help="Show every pipeline decision with scores and timings.")
+@click.pass_context
+@friendly
+def ask_command(ctx: click.Context, question: tuple[str, ...], as_json: bool, trace: bool) -> None:
+    """Answer QUESTION from the knowledge base (and the web, when configured)."""
+    text = " ".join(question).strip()
+    if not text:
+        fail("the question is empty; ask something, e.g. citebot ask 'How do I install it?'", 2)
+    done = asyncio.run(run_question(ctx, Question(text=text), live=not as_json))
+    if as_json:
+        payload = answer_json(done)
+        if trace:
+            payload["trace"] = [
+                {"stage": d.stage, "detail": d.detail, "ms": round(d.ms, 2), "data": d.data}
+                for d in done.trace
+            ]
+        click.echo(json.dumps(payload, ensure_ascii=False, default=str))
+    else:
+        click.echo(render_text(done.answer))
+        if trace:
+            click.echo("\nTrace:")
+            click.echo(format_trace(done.trace))
+    if done.error and done.error in {"empty", "too_long"}:
+        raise SystemExit(2)

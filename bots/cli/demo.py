@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from bots.cli import cli, friendly
+from bots.cli.ask import run_question
+from citations.render import render_text
+from pipeline.question import Question
+
+DEMO_QUESTIONS = (
+    "How do I rotate an API key?",
+    "What is the capital of Australia?",
+)
+
+
+@cli.command("demo")
+@click.option("--question", "-q", "questions", multiple=True, help="Ask this instead of the samples.")
+@click.option("--keep", type=click.Path(file_okay=False), help="Keep the demo data dir here.")
+@click.pass_context
+@friendly
+def demo_command(ctx: click.Context, questions: tuple[str, ...], keep: str | None) -> None:
+    """Ingest the bundled sample docs into a temporary data dir and answer sample questions."""
+    from bots.settings import load_settings
+    from connectors.factory import open_store
+    from connectors.ingest import Ingestor
+    from connectors.sources.folder import read_folder
+
+    with tempfile.TemporaryDirectory(prefix="citebot-demo-") as tmp:
+        data_dir = Path(keep) if keep else Path(tmp)
+        settings = load_settings(data_dir=data_dir)
+        ctx.ensure_object(dict)["settings"] = settings
+        samples = resources.files("bots") / "samples"
+        with resources.as_file(samples) as folder:
+            click.echo(f"Ingesting the sample docs from {folder} …", err=True)
+            store = open_store(settings)
+            try:
+                report = Ingestor(store, settings.data_dir).ingest(
+                    read_folder(folder, url_base="https://docs.example.com/")
+                )
+            finally:
+                store.close()
+            click.echo(report.summary(), err=True)
+        for text in questions or DEMO_QUESTIONS:
+            click.echo(click.style(f"\n> {text}", bold=True))
+            done = asyncio.run(run_question(ctx, Question(text=text), live=False))
+            click.echo(render_text(done.answer))
+            click.echo(click.style(f"(route: {done.route.value})", dim=True))
