@@ -23,6 +23,16 @@ class SlackSettings(BaseModel):
     allowed_workspaces: list[str] = Field(default_factory=list)
     allowed_channels: list[str] = Field(default_factory=list)
     app_name: str = "citebot"
+    allow_dms: bool = True
+    followups: bool = Field(True, description="answer plain replies in threads the bot answered")
+    followup_scan: bool = Field(
+        True, description="for an unknown thread, read conversations.replies to see if the bot is in it"
+    )
+    history_tokens: int = Field(2000, ge=0, description="token budget for thread history")
+    stream_buffer: int = Field(128, ge=1, description="characters buffered per chat.appendStream")
+    public_url: str | None = Field(
+        None, description="the HTTPS base Slack reaches in HTTP mode, for the manifest"
+    )
 
     @field_validator("api_url")
     @classmethod

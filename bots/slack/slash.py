@@ -1,0 +1,173 @@
+"""The slash command (``/ask`` by default): a question, or ``/ask NAME …`` for a plugin command.
+
+The invoker's slash text is never shown in the channel, so a threaded answer
+starts with a message that restates the question; an ephemeral answer goes
+through ``response_url`` and only the asker sees it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.errors import SlackApiError
+
+from bots.plugins.commands import (
+    ChatCommand,
+    CommandContext,
+    OptionError,
+    find,
+    invoke,
+    parse_options,
+)
+from pipeline.events import Done
+from pipeline.question import Place, Question, Trigger
+
+from .access import allowed, is_dm
+from .history import BotIdentity
+from .render import escape, render
+from .responder import ERROR_TEXT, Target
+from .text import quiet
+
+if TYPE_CHECKING:
+    from .bot import SlackBot
+
+log = logging.getLogger("citebot.slack")
+
+#: response_url takes at most 5 posts in 30 minutes
+MAX_RESPONSES = 5
+
+
+async def handle_slash(
+    bot: SlackBot, ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond, me: BotIdentity
+) -> None:
+    slash = bot.settings.slash_command
+    text = (command.get("text") or "").strip()
+    team = command.get("team_id")
+    channel = command.get("channel_id")
+    user = command.get("user_id") or "unknown"
+    dm = is_dm(channel)
+    if not allowed(bot.settings, team=team, channel=channel, dm=dm):
+        await ack(
+            response_type="ephemeral", text=f"Sorry, {bot.settings.app_name} is not enabled here."
+        )
+        return
+    place = Place("slack", team, channel, None)
+    name, _, args = text.partition(" ")
+    chat_command = find(bot.runtime.commands, name) if name else None
+    if chat_command is not None:
+        await ack()
+        await _run_command(bot, chat_command, args.strip(), place, user, respond, dm=dm)
+        return
+    if not text or text.lower() == "help":
+        await ack(response_type="ephemeral", text=_help(bot, slash))
+        return
+    question = Question(text=text, asker=user, place=place, trigger=Trigger.SLASH)
+    if bot.settings.slash_response == "ephemeral":
+        await ack(response_type="ephemeral", text=f"Looking into “{quiet(text)}”…")
+        await _answer_ephemeral(bot, question, respond)
+        return
+    await ack()
+    await _answer_in_thread(bot, question, respond, user=user)
+
+
+def _help(bot: SlackBot, slash: str) -> str:
+    lines = [f"Ask a question: `{slash} how do I rotate the API keys?`"]
+    for command in bot.runtime.commands:
+        lines.append(f"`{command.usage(prefix=slash + ' ')}`: {command.description}")
+    return "\n".join(lines)
+
+
+async def _run_command(
+    bot: SlackBot,
+    command: ChatCommand,
+    args: str,
+    place: Place,
+    user: str,
+    respond: AsyncRespond,
+    *,
+    dm: bool,
+) -> None:
+    try:
+        options = parse_options(command, args)
+    except OptionError as exc:
+        await respond(response_type="ephemeral", text=str(exc))
+        return
+    context = CommandContext(
+        runtime=bot.runtime,
+        place=place,
+        user=user,
+        options=options,
+        scope=bot.runtime.scope_for(place, dm=dm),
+    )
+    reply = await invoke(command, context)
+    await respond(
+        response_type="ephemeral" if reply.ephemeral else "in_channel",
+        text=escape(reply.text),
+        unfurl_links=False,
+        unfurl_media=False,
+    )
+
+
+async def _answer_in_thread(
+    bot: SlackBot, question: Question, respond: AsyncRespond, *, user: str
+) -> None:
+    channel = question.place.channel or ""
+    try:
+        parent = await bot.client.chat_postMessage(
+            channel=channel,
+            text=f"<@{user}> asked: {quiet(question.text)}",
+            unfurl_links=False,
+            unfurl_media=False,
+        )
+    except SlackApiError as exc:
+        error = exc.response.get("error")
+        log.info("cannot post the question in %s: %s", channel, error)
+        hint = (
+            " Invite me with `/invite @" + bot.settings.app_name + "` first."
+            if error
+            in (
+                "not_in_channel",
+                "channel_not_found",
+            )
+            else ""
+        )
+        await respond(response_type="ephemeral", text=f"Sorry, I can't post in this channel.{hint}")
+        return
+    thread_ts = str(parent["ts"])
+    question = _moved(question, thread_ts)
+    await bot.answer(question, Target(channel, thread_ts, question.place.workspace, user))
+
+
+def _moved(question: Question, thread_ts: str) -> Question:
+    return replace(question, place=replace(question.place, thread=thread_ts))
+
+
+async def _answer_ephemeral(bot: SlackBot, question: Question, respond: AsyncRespond) -> None:
+    question = bot.runtime.prepare(question)
+    done: Done | None = None
+    try:
+        async for event in bot.runtime.ask(question):
+            if isinstance(event, Done):
+                done = event
+    except Exception:
+        log.exception("ephemeral answer failed")
+    try:
+        if done is None:
+            await respond(response_type="ephemeral", replace_original=True, text=ERROR_TEXT)
+            return
+        rendered = render(done.answer, answer_id=None)
+        for i, message in enumerate(rendered.messages[:MAX_RESPONSES]):
+            await respond(
+                response_type="ephemeral",
+                replace_original=i == 0,
+                text=message.text,
+                blocks=message.blocks,
+                unfurl_links=False,
+                unfurl_media=False,
+            )
+    except SlackApiError as exc:
+        log.warning("response_url post failed: %s", exc.response.get("error"))
