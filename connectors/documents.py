@@ -47,5 +47,16 @@ class Document:
         return hashlib.sha256(raw).hexdigest()
 
 
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """Something a connector could not read; ingestion warns and goes on."""
+
+    key: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"skipped {self.key}: {self.reason}"
+
+
 def full_text(sections: Iterable[Section]) -> str:
     return "\n\n".join(s.text for s in sections)

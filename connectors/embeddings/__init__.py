@@ -1,0 +1,74 @@
+"""Embeddings: the bundled offline MiniLM, or any LlamaIndex embedding by settings."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from llama_index.core.base.embeddings.base import BaseEmbedding
+
+from connectors.errors import ConnectorError
+
+from .minilm import DIMENSION, MODEL_NAME, MiniLMEmbedding
+
+if TYPE_CHECKING:
+    from connectors.config import EmbeddingSettings
+
+__all__ = [
+    "DIMENSION",
+    "MODEL_NAME",
+    "AsyncEmbedder",
+    "MiniLMEmbedding",
+    "build_embedding",
+    "embedding_id",
+]
+
+
+def build_embedding(settings: EmbeddingSettings) -> BaseEmbedding:
+    """``'minilm'`` or ``'package.module:Class'`` of any LlamaIndex embedding."""
+    provider = settings.provider.strip()
+    if provider.lower() == "minilm":
+        options: dict[str, Any] = {"embed_batch_size": settings.batch_size, **settings.options}
+        return MiniLMEmbedding(threads=settings.threads, **options)
+    module_name, _, class_name = provider.partition(":")
+    if not module_name or not class_name:
+        raise ConnectorError(
+            f"embedding provider {provider!r} is neither 'minilm' nor 'module:Class' "
+            "[env CITEBOT_EMBEDDINGS__PROVIDER]"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ConnectorError(
+            f"embedding provider {provider!r}: cannot import {module_name!r} ({exc})"
+        ) from None
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, BaseEmbedding)):
+        raise ConnectorError(
+            f"embedding provider {provider!r}: {class_name!r} is not a LlamaIndex embedding class"
+        )
+    options = dict[str, Any](settings.options)
+    options.setdefault("embed_batch_size", settings.batch_size)
+    try:
+        return cls(**options)
+    except Exception as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ConnectorError(f"embedding provider {provider!r}: bad options ({first})") from None
+
+
+def embedding_id(embedding: BaseEmbedding) -> str:
+    """What a store records so that vectors from another model are never mixed in."""
+    return f"{embedding.class_name()}:{embedding.model_name}"
+
+
+class AsyncEmbedder:
+    """``pipeline.ports.Embedder`` over any LlamaIndex embedding."""
+
+    def __init__(self, embedding: BaseEmbedding) -> None:
+        self.embedding = embedding
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        return await self.embedding.aget_text_embedding_batch(list(texts))

@@ -1,0 +1,35 @@
+"""Build connectors from settings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from connectors.embeddings import build_embedding, embedding_id
+from connectors.errors import StoreError
+from connectors.store import DataDir, KnowledgeStore
+
+if TYPE_CHECKING:
+    from bots.settings import Settings
+
+__all__ = ["open_store"]
+
+
+def open_store(settings: Settings) -> KnowledgeStore:
+    """The store ``settings.store.kind`` names, checked against the data dir's format."""
+    embedding = build_embedding(settings.embeddings)
+    kind = settings.store.kind
+    DataDir(settings.data_dir).check(store=kind, embedding=embedding_id(embedding))
+    if kind == "lancedb":
+        from connectors.store.lancedb import open_lancedb
+
+        return open_lancedb(settings.data_dir, settings.store, embedding)
+    if kind == "weaviate":
+        try:
+            from connectors.store.weaviate import open_weaviate
+        except ImportError as exc:
+            raise StoreError(
+                f"the weaviate store needs the 'weaviate' extra (pip install 'citebot[weaviate]'): {exc}"
+            ) from None
+        store: KnowledgeStore = open_weaviate(settings, embedding)
+        return store
+    raise StoreError(f"unknown store kind {kind!r} [env CITEBOT_STORE__KIND]")
