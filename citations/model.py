@@ -53,6 +53,7 @@ class QuoteCheck:
     end: int | None = None
     reason: str = ""
     deep_link: str | None = None
+    kind: str = "quote"  # "quote" for quoted words, "sentence" for a cited sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +88,7 @@ class CitedAnswer:
     @property
     def text(self) -> str:
         """The answer with ``[n]`` markers after each cited segment."""
-        return "".join(
-            seg.text + "".join(f"[{n}]" for n in seg.citations) for seg in self.segments
-        )
+        return "".join(seg.text + "".join(f"[{n}]" for n in seg.citations) for seg in self.segments)
 
     @property
     def plain_text(self) -> str:

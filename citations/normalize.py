@@ -1,0 +1,81 @@
+"""Text normalisation for matching quotes against sources, with offset maps.
+
+Both sides are compared after NFKC, casefolding, folding every run of
+whitespace to one space, and writing curly quotes as straight ones and every
+dash as ``-``. ``normalize_map`` also returns, for every output character, the
+index of the input character it came from, so a match in normalised text
+points back at exact offsets in the original.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_QUOTES = "‘’‚‛′‵ʹʼˈ＇`´"
+_DQUOTES = "“”„‟″‶«»「」『』〝〞〟＂"
+_DASHES = "‐‑‒–—―−⁃﹘﹣－᠆"
+_DROP = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+
+_FOLD = str.maketrans(
+    {
+        **{c: "'" for c in _QUOTES},
+        **{c: '"' for c in _DQUOTES},
+        **{c: "-" for c in _DASHES},
+        **{c: None for c in _DROP},
+    }
+)
+_SPACES = re.compile(r"\s+")
+
+
+def fold(text: str, *, casefold: bool = True) -> str:
+    """Normalise ``text`` as a whole (no offset map)."""
+    text = unicodedata.normalize("NFKC", text)
+    if casefold:
+        text = text.casefold()
+    return _SPACES.sub(" ", text.translate(_FOLD)).strip()
+
+
+def normalize_map(text: str, *, casefold: bool = True) -> tuple[str, list[int]]:
+    """Normalise ``text`` and map every output character to its input index."""
+    out: list[str] = []
+    index: list[int] = []
+    space = True  # drop leading whitespace
+    for i, char in enumerate(text):
+        if char.isascii():
+            if char.isspace():
+                if not space:
+                    out.append(" ")
+                    index.append(i)
+                    space = True
+                continue
+            piece = char.lower() if casefold else char
+            if piece == "`":
+                piece = "'"
+        else:
+            piece = unicodedata.normalize("NFKC", char)
+            if casefold:
+                piece = piece.casefold()
+            piece = piece.translate(_FOLD)
+        for c in piece:
+            if c.isspace():
+                if not space:
+                    out.append(" ")
+                    index.append(i)
+                    space = True
+                continue
+            out.append(c)
+            index.append(i)
+            space = False
+    if out and out[-1] == " ":
+        out.pop()
+        index.pop()
+    return "".join(out), index
+
+
+@lru_cache(maxsize=32)
+def normalize_map_cached(text: str) -> tuple[str, tuple[int, ...]]:
+    """``normalize_map`` for texts that are matched against many times."""
+    normalized, index = normalize_map(text)
+    return normalized, tuple(index)

@@ -1,0 +1,600 @@
+"""Check that quoted (and optionally every cited) text really is in its source.
+
+A quote verifies when three things hold:
+
+1. ``rapidfuzz.fuzz.partial_ratio_alignment`` finds it in a cited source with
+   a score of at least ``threshold`` after normalising both sides (NFKC,
+   casefold, folded whitespace, straight quotes, one kind of dash);
+2. every meaning-bearing token (numbers, negations, units, names, CJK numerals
+   and negation morphemes) that differs between the quote and the aligned
+   source span is... not there: such tokens must match exactly, because a
+   fabricated quote keeps the wording and changes exactly these;
+3. a quote stitched together with an ellipsis verifies part by part, in order.
+
+Long sources are not scanned whole: distinctive pieces of the quote (long
+words, or short runs of CJK characters) vote for candidate regions, and the
+alignment runs only there.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Literal
+from urllib.parse import quote as urlquote
+from urllib.parse import urlsplit
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
+
+from citations.model import CitedAnswer, QuoteCheck, Reference, Segment, Source
+from citations.normalize import fold, normalize_map, normalize_map_cached
+
+Policy = Literal["mark", "unquote"]
+UNVERIFIED_MARK = " (unverified quote)"
+
+# Quotes shorter than this (normalised) are emphasis, not quotations.
+MIN_QUOTE_CHARS = 12
+MIN_CJK_QUOTE_CHARS = 5
+# Sources up to this size are normalised and aligned whole.
+WHOLE_SOURCE_LIMIT = 6_000
+# With nothing distinctive to look for, sources up to this size are scanned whole.
+SCAN_WHOLE_LIMIT = 50_000
+_MAX_HITS_PER_ANCHOR = 64
+_MAX_REGIONS = 4
+
+_QUOTE_PAIRS = re.compile(
+    r'"(?P<a>[^"\n]{2,2000}?)"'
+    r"|“(?P<b>[^“”\n]{2,2000}?)”"
+    r"|„(?P<c>[^„“”\n]{2,2000}?)[“”]"
+    r"|«\s?(?P<d>[^«»\n]{2,2000}?)\s?»"
+    r"|「(?P<e>[^「」\n]{2,2000}?)」"
+    r"|『(?P<f>[^『』\n]{2,2000}?)』"
+)
+_ELLIPSIS = re.compile(r"\s*(?:\.\s?\.\s?\.|…|\[\s*(?:\.\.\.|…)\s*\])\s*")
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+_TOKEN = re.compile(
+    rf"[{_CJK}]|\d+(?:[.,:/]\d+)*|[^\W\d_{_CJK}]+|[%$€£¥°‰]",
+)
+_CONTRACTION = re.compile(r"n['’]t\b", re.IGNORECASE)
+
+_NEGATIONS = frozenset(
+    [
+        "not",
+        "no",
+        "never",
+        "none",
+        "nor",
+        "neither",
+        "nobody",
+        "nothing",
+        "nowhere",
+        "without",
+        "cannot",
+        "nicht",
+        "kein",
+        "keine",
+        "keinen",
+        "keiner",
+        "nie",
+        "niemals",
+        "ne",
+        "pas",
+        "jamais",
+        "aucun",
+        "aucune",
+        "sans",
+        "nunca",
+        "ningún",
+        "ninguna",
+        "ningun",
+        "sin",
+        "non",
+        "mai",
+        "nessun",
+        "nessuna",
+        "nao",
+        "não",
+        "nem",
+    ]
+)
+_UNITS = frozenset(
+    [
+        "%",
+        "$",
+        "€",
+        "£",
+        "¥",
+        "°",
+        "‰",
+        "percent",
+        "per",
+        "mg",
+        "g",
+        "kg",
+        "t",
+        "lb",
+        "lbs",
+        "oz",
+        "km",
+        "m",
+        "cm",
+        "mm",
+        "µm",
+        "nm",
+        "mi",
+        "ft",
+        "in",
+        "ms",
+        "s",
+        "sec",
+        "secs",
+        "second",
+        "seconds",
+        "min",
+        "mins",
+        "minute",
+        "minutes",
+        "h",
+        "hr",
+        "hrs",
+        "hour",
+        "hours",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "kb",
+        "mb",
+        "gb",
+        "tb",
+        "pb",
+        "kib",
+        "mib",
+        "gib",
+        "tib",
+        "hz",
+        "khz",
+        "mhz",
+        "ghz",
+        "w",
+        "kw",
+        "mw",
+        "v",
+        "mv",
+        "a",
+        "ma",
+        "l",
+        "ml",
+        "usd",
+        "eur",
+        "gbp",
+        "jpy",
+        "x",
+        "k",
+    ]
+)
+_CJK_MEANING = re.compile(
+    r"ない|なかっ|ません|ず|ぬ|不|没|沒|無|无|未|非|莫|勿|别|別|않|안|못|없|아니"
+    r"|[〇一二三四五六七八九十百千万萬億亿兆零半]|[일이삼사오육칠팔구십백천만억]"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    score: float
+    start: int
+    end: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Claim:
+    text: str  # the quoted words, without the quote marks
+    segment: int
+    start: int  # offsets of the quote marks in the segment text
+    end: int
+    citations: tuple[int, ...]
+    kind: str
+
+
+def _is_cjk_heavy(text: str) -> bool:
+    return len(_CJK_CHAR.findall(text)) * 3 >= len(text)
+
+
+def _long_enough(text: str) -> bool:
+    normalized = fold(text)
+    if _is_cjk_heavy(normalized):
+        return len(normalized) >= MIN_CJK_QUOTE_CHARS
+    return len(normalized) >= MIN_QUOTE_CHARS and len(normalized.split()) >= 2
+
+
+def _claims(answer: CitedAnswer, sentences: bool) -> Iterator[_Claim]:
+    for index, seg in enumerate(answer.segments):
+        if not seg.citations:
+            continue
+        for m in _QUOTE_PAIRS.finditer(seg.text):
+            words = next(g for g in m.groups() if g is not None)
+            if _long_enough(words):
+                yield _Claim(words, index, m.start(), m.end(), seg.citations, "quote")
+        if sentences:
+            parts = [s for s in _SENTENCE.findall(seg.text) if s.strip()]
+            if parts:
+                last = parts[-1].strip()
+                unquoted = _QUOTE_PAIRS.sub(lambda m: next(g for g in m.groups() if g), last)
+                if _long_enough(unquoted):
+                    yield _Claim(unquoted, index, -1, -1, seg.citations, "sentence")
+
+
+# -- tokens that carry meaning -------------------------------------------------
+
+
+def _tokens(text: str) -> list[str]:
+    text = fold(_CONTRACTION.sub(" not", text), casefold=False)
+    return _TOKEN.findall(text)
+
+
+def _meaningful(token: str, first: bool) -> bool:
+    lowered = token.casefold()
+    if any(c.isdigit() for c in token) or lowered in _NEGATIONS or lowered in _UNITS:
+        return True
+    if _CJK_MEANING.search(token):
+        return True
+    return not first and token[:1].isupper() and not _CJK_CHAR.match(token)
+
+
+def _meaning_mismatch(quote: str, span: str) -> str:
+    """Why ``quote`` misstates ``span``, or ``""`` when every meaning-bearing
+    token agrees."""
+    q_tokens = _tokens(quote)
+    s_tokens = _tokens(span)
+    q_fold = [t.casefold() for t in q_tokens]
+    s_fold = [t.casefold() for t in s_tokens]
+    for op in Levenshtein.opcodes(q_fold, s_fold):
+        if op.tag == "equal":
+            continue
+        q_part = q_tokens[op.src_start : op.src_end]
+        s_part = s_tokens[op.dest_start : op.dest_end]
+        if op.tag == "insert" and (op.src_start == 0 or op.src_start == len(q_tokens)):
+            continue  # the aligned span runs past the quote's ends
+        q_hits = [t for i, t in enumerate(q_part) if _meaningful(t, op.src_start + i == 0)]
+        s_hits = [t for i, t in enumerate(s_part) if _meaningful(t, op.dest_start + i == 0)]
+        joined_q, joined_s = "".join(q_part), "".join(s_part)
+        if not q_hits and _CJK_MEANING.search(joined_q):
+            q_hits = [joined_q]
+        if not s_hits and _CJK_MEANING.search(joined_s):
+            s_hits = [joined_s]
+        if q_hits or s_hits:
+            said = " ".join(q_part) or "nothing"
+            source = " ".join(s_part) or "nothing"
+            return f"the quote says {said!r} where the source says {source!r}"
+    return ""
+
+
+# -- finding the quote in a source ----------------------------------------------
+
+
+def _anchors(quote_norm: str) -> list[tuple[str, int]]:
+    anchors: list[tuple[str, int]] = []
+    for m in re.finditer(r"\w+", quote_norm):
+        token, at = m.group(), m.start()
+        if _CJK_CHAR.search(token):
+            width = 4
+        elif len(token) > 12:
+            width = 8
+        else:
+            if len(token) >= 4:
+                anchors.append((token, at))
+            continue
+        for k in range(0, max(len(token) - width + 1, 1), width):
+            piece = token[k : k + width]
+            if len(piece) >= 3:
+                anchors.append((piece, at + k))
+    # Long, distinct anchors first: they are the rarest.
+    anchors.sort(key=lambda a: -len(a[0]))
+    seen: set[str] = set()
+    unique = []
+    for text, at in anchors:
+        if text not in seen:
+            seen.add(text)
+            unique.append((text, at))
+    return unique[:12]
+
+
+@lru_cache(maxsize=8)
+def _coarse(text: str) -> str:
+    """A fast whole-text fold for finding candidate regions (C speed, no map)."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def _regions(quote_norm: str, text: str) -> list[tuple[int, int]] | None:
+    """Candidate ``(start, end)`` ranges of ``text`` that may hold the quote,
+    best first; ``None`` when the quote has nothing distinctive to look for."""
+    anchors = _anchors(quote_norm)
+    if not anchors:
+        return None
+    coarse = _coarse(text)
+    scale = len(text) / max(len(coarse), 1)
+    drift = abs(len(text) - len(coarse))
+    width = max(len(quote_norm) // 2, 16)
+    votes: Counter[int] = Counter()
+    used = 0
+    for anchor, at in anchors:
+        positions: list[int] = []
+        pos = coarse.find(anchor)
+        while pos >= 0 and len(positions) <= _MAX_HITS_PER_ANCHOR:
+            positions.append(pos)
+            pos = coarse.find(anchor, pos + 1)
+        if not positions or len(positions) > _MAX_HITS_PER_ANCHOR:
+            continue
+        used += 1
+        for bucket in {(p - at) // width for p in positions}:
+            votes[bucket] += 1
+    if not votes:
+        return []
+    regions = []
+    pad = len(quote_norm) + 32
+    for bucket, _count in votes.most_common(_MAX_REGIONS):
+        start = int(bucket * width * scale) - pad - drift
+        end = int((bucket + 1) * width * scale) + pad + len(quote_norm) + drift
+        regions.append((max(start, 0), min(end, len(text))))
+    return regions
+
+
+def _widen(text: str, start: int, end: int, extra: int) -> tuple[int, int]:
+    """Grow a span by ``extra`` characters a side, then out to word edges."""
+    start, end = max(start - extra, 0), min(end + extra, len(text))
+    limit = 40
+    while (
+        start > 0 and limit and text[start - 1].isalnum() and not _CJK_CHAR.match(text[start - 1])
+    ):
+        start -= 1
+        limit -= 1
+    limit = 40
+    while end < len(text) and limit and text[end].isalnum() and not _CJK_CHAR.match(text[end]):
+        end += 1
+        limit -= 1
+    return start, end
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteMatch:
+    """Where a quote sits in a text, and whether it counts as verified."""
+
+    verified: bool
+    score: float
+    start: int | None = None
+    end: int | None = None
+    reason: str = ""
+
+
+def _best(quote_norm: str, text: str, threshold: float) -> _Match | None:
+    cutoff = min(threshold, 60.0)
+    best: _Match | None = None
+    if len(text) <= WHOLE_SOURCE_LIMIT:
+        candidates: list[tuple[int, int]] = [(0, len(text))]
+    else:
+        regions = _regions(quote_norm, text)
+        if regions is None:
+            regions = [(0, len(text))] if len(text) <= SCAN_WHOLE_LIMIT else []
+        candidates = regions
+    for lo, hi in candidates:
+        if (lo, hi) == (0, len(text)):
+            region, index = normalize_map_cached(text)
+        else:
+            region, index_list = normalize_map(text[lo:hi])
+            index = tuple(i + lo for i in index_list)
+        found = _align(quote_norm, region, cutoff)
+        if found is None:
+            continue
+        score, ds, de = found
+        if de <= ds:
+            continue
+        match = _Match(score, index[ds], index[de - 1] + 1)
+        if best is None or match.score > best.score:
+            best = match
+        if score >= 100.0:
+            break
+    return best
+
+
+def match_quote(quote: str, text: str, *, threshold: float = 90.0) -> QuoteMatch:
+    """Find ``quote`` in ``text``; verified only if the fuzzy score reaches
+    ``threshold`` and every meaning-bearing token agrees."""
+    parts = [p for p in _ELLIPSIS.split(quote) if fold(p)]
+    if len(parts) > 1:
+        return _match_parts(parts, text, threshold)
+    quote_norm = fold(quote)
+    if not quote_norm:
+        return QuoteMatch(False, 0.0, reason="empty quote")
+    found = _best(quote_norm, text, threshold)
+    if found is None:
+        return QuoteMatch(False, 0.0, reason="not found in the source")
+    if found.score < threshold:
+        return QuoteMatch(
+            False,
+            found.score,
+            found.start,
+            found.end,
+            reason=f"closest source text scores {found.score:.0f} < {threshold:.0f}",
+        )
+    extra = len(quote_norm) // 4 + 8
+    lo, hi = _widen(text, found.start, found.end, extra)
+    mismatch = _meaning_mismatch(quote, text[lo:hi])
+    if mismatch:
+        return QuoteMatch(False, found.score, found.start, found.end, reason=mismatch)
+    start, end = _widen(text, found.start, found.end, 0)
+    return QuoteMatch(True, found.score, start, end)
+
+
+def _match_parts(parts: Sequence[str], text: str, threshold: float) -> QuoteMatch:
+    """A quote with ellipses: every part must verify, in order."""
+    matches = [match_quote(p, text, threshold=threshold) for p in parts if len(fold(p)) >= 3]
+    if not matches:
+        return QuoteMatch(False, 0.0, reason="empty quote")
+    score = min(m.score for m in matches)
+    failed = next((m for m in matches if not m.verified), None)
+    if failed is not None:
+        return QuoteMatch(False, score, failed.start, failed.end, reason=failed.reason)
+    starts = [m.start or 0 for m in matches]
+    if starts != sorted(starts):
+        return QuoteMatch(False, score, reason="the quoted parts appear in a different order")
+    return QuoteMatch(True, score, matches[0].start, matches[-1].end)
+
+
+# -- deep links --------------------------------------------------------------------
+
+
+def _fragment_text(text: str) -> str:
+    return urlquote(text, safe="").replace("-", "%2D")
+
+
+def deep_link(source: Source, start: int, end: int) -> str | None:
+    """A link to the exact place: ``#page=N`` for PDFs, a ``#:~:text=`` text
+    fragment for web pages, nothing for other URLs."""
+    url = source.url
+    parts = urlsplit(url)
+    base, _, fragment = url.partition("#")
+    if parts.path.lower().endswith(".pdf") or fragment.startswith("page="):
+        page = source.locator.page
+        if page is None and fragment.startswith("page="):
+            return url
+        return f"{base}#page={page}" if page is not None else None
+    if parts.scheme not in ("http", "https"):
+        return None
+    snippet = " ".join(source.text[start:end].split())
+    if not snippet:
+        return None
+    fragment = fragment.split(":~:", 1)[0]
+    if _is_cjk_heavy(snippet):
+        directive = (
+            _fragment_text(snippet)
+            if len(snippet) <= 24
+            else f"{_fragment_text(snippet[:10])},{_fragment_text(snippet[-10:])}"
+        )
+    else:
+        words = snippet.split(" ")
+        if len(words) <= 8:
+            directive = _fragment_text(snippet)
+        else:
+            directive = (
+                f"{_fragment_text(' '.join(words[:4]))},{_fragment_text(' '.join(words[-4:]))}"
+            )
+    return f"{base}#{fragment}:~:text={directive}"
+
+
+# -- the public entry point ---------------------------------------------------------
+
+
+def _cited_sources(answer: CitedAnswer, numbers: Sequence[int]) -> list[tuple[Reference, Source]]:
+    pairs: list[tuple[Reference, Source]] = []
+    for number in numbers:
+        ref = answer.reference(number)
+        if ref is not None:
+            pairs.extend((ref, source) for source in ref.sources)
+    return pairs
+
+
+def _check(claim: _Claim, answer: CitedAnswer, threshold: float) -> QuoteCheck:
+    best: tuple[QuoteMatch, Reference, Source] | None = None
+    for ref, source in _cited_sources(answer, claim.citations):
+        match = match_quote(claim.text, source.text, threshold=threshold)
+        if best is None or (match.verified, match.score) > (best[0].verified, best[0].score):
+            best = (match, ref, source)
+        if match.verified and match.score >= 100.0:
+            break
+    if best is None:
+        return QuoteCheck(
+            quote=claim.text,
+            reference=claim.citations[0],
+            verified=False,
+            score=0.0,
+            reason="the cited reference has no source text",
+            kind=claim.kind,
+        )
+    match, ref, source = best
+    link = None
+    if match.verified and match.start is not None and match.end is not None:
+        link = deep_link(source, match.start, match.end)
+    return QuoteCheck(
+        quote=claim.text,
+        reference=ref.number,
+        verified=match.verified,
+        score=round(match.score, 2),
+        source_id=source.id,
+        start=match.start,
+        end=match.end,
+        reason=match.reason,
+        deep_link=link,
+        kind=claim.kind,
+    )
+
+
+def verify_quotes(
+    answer: CitedAnswer,
+    *,
+    threshold: float = 90.0,
+    policy: Policy = "mark",
+    sentences: bool = False,
+    mark: str = UNVERIFIED_MARK,
+) -> CitedAnswer:
+    """Check every quoted span (and, with ``sentences``, every cited sentence)
+    against the sources it cites.
+
+    Unverified quotes are handled by ``policy``: ``"mark"`` keeps the quote and
+    appends ``mark`` after it; ``"unquote"`` drops the quote marks, so the words
+    no longer claim to be verbatim. Cited sentences are only reported.
+    """
+    if policy not in ("mark", "unquote"):
+        raise ValueError(f"unknown quote policy {policy!r}; use 'mark' or 'unquote'")
+    checks: list[QuoteCheck] = []
+    failed: dict[int, list[_Claim]] = {}
+    warnings = list(answer.warnings)
+    for claim in _claims(answer, sentences):
+        check = _check(claim, answer, threshold)
+        checks.append(check)
+        if not check.verified and claim.kind == "quote":
+            failed.setdefault(claim.segment, []).append(claim)
+            warnings.append(f"unverified quote cited as [{check.reference}]: {check.reason}")
+    if not failed:
+        return replace(answer, quotes=(*answer.quotes, *checks), warnings=tuple(warnings))
+    segments = list(answer.segments)
+    for index, claims in failed.items():
+        text = segments[index].text
+        for claim in sorted(claims, key=lambda c: -c.start):
+            if policy == "mark":
+                text = text[: claim.end] + mark + text[claim.end :]
+            else:
+                text = text[: claim.start] + claim.text + text[claim.end :]
+        segments[index] = Segment(text, segments[index].citations)
+    return replace(
+        answer,
+        segments=tuple(segments),
+        quotes=(*answer.quotes, *checks),
+        warnings=tuple(warnings),
+    )
+
+
+def _align(quote_norm: str, region: str, threshold: float) -> tuple[float, int, int] | None:
+    if not region:
+        return None
+    if len(quote_norm) > len(region):
+        result = fuzz.partial_ratio_alignment(region, quote_norm, score_cutoff=threshold)
+        if result is None:
+            return None
+        return result.score, 0, len(region)
+    result = fuzz.partial_ratio_alignment(quote_norm, region, score_cutoff=threshold)
+    if result is None:
+        return None
+    return result.score, result.dest_start, result.dest_end

@@ -1,0 +1,44 @@
+"""Recognise an answer that declines to answer, so it lists no sources."""
+
+from __future__ import annotations
+
+import re
+
+_MARKERS = re.compile(r"\[\^?\d+(?:\s*[,;]\s*\d+)*\](?:\(id=\d+\))?|【[^】]*】")
+
+_PATTERNS = re.compile(
+    r"""
+    \b(?:i|we)\s+(?:could\s*n[o']?t|can\s*n[o']?t|did\s*n[o']?t|do\s*n[o']?t|was\s*n[o']?t|am\s+unable|'m\s+unable|are\s+unable|am\s+not\s+able)
+        \s+(?:find|locate|answer|see|determine|tell|know|help|provide|identify)
+    | \b(?:i|we)\s+(?:do\s*n[o']?t|don't)\s+(?:have|know)\s+(?:enough\s+)?(?:information|the\s+answer|that|this|any)
+    | \bi\s+don't\s+know\b
+    | \b(?:no|not\s+enough|insufficient)\s+(?:relevant\s+)?(?:information|context|sources?|documents?|results?)\s+
+        (?:about|on|regarding|to\s+answer|in|was|were|is|are)
+    | \b(?:the\s+)?(?:provided\s+|given\s+|available\s+)?(?:sources|documents|context|knowledge\s+base)\s+
+        (?:do(?:es)?\s*n[o']?t|did\s*n[o']?t)\s+(?:contain|mention|say|cover|include|provide|answer|address)
+    | \b(?:cannot|can't|unable\s+to)\s+(?:be\s+)?answer(?:ed)?
+    | \bnot\s+(?:found|mentioned|covered)\s+in\s+the\s+(?:provided\s+|given\s+)?(?:sources|documents|context|knowledge\s+base)
+    | 見つかりませんでした | 分かりません | わかりません | 回答できません | 答えられません
+    | 找不到 | 无法回答 | 無法回答 | 没有找到 | 沒有找到
+    | 찾을\s*수\s*없 | 답변할\s*수\s*없 | 모르겠습니다
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+_SHORT = 300
+
+
+def is_refusal(text: str) -> bool:
+    """True when the answer says it cannot answer.
+
+    The first sentence decides, or the whole answer when it is short: a long
+    answer that mentions a gap in passing ("the docs don't say X, but Y") is
+    still an answer.
+    """
+    plain = _MARKERS.sub("", text).strip()
+    if not plain:
+        return False
+    first = _SENTENCE_END.split(plain, maxsplit=1)[0]
+    scope = plain if len(plain) <= _SHORT else first
+    return _PATTERNS.search(scope.replace("’", "'")) is not None

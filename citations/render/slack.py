@@ -1,0 +1,208 @@
+"""Slack: Block Kit messages, plus the standard-Markdown form for streaming.
+
+Each ``SlackMessage`` carries the same content twice: ``blocks`` (mrkdwn
+section blocks with inline ``<url|[n]>`` links, then a Sources context block
+with ``[n] <url|Title>`` entries) and ``markdown_text`` (standard Markdown, the
+form ``chat.startStream`` / ``appendStream`` / ``stopStream`` and
+``chat.postMessage(markdown_text=...)`` take). ``text`` is the short
+notification fallback that goes with ``blocks``.
+
+Every limit is enforced here: 3000 characters per section, 10 elements per
+context block, 50 blocks and about 11k characters of block text per message
+(Slack rejects a payload past roughly 12k with ``msg_blocks_too_long``), and
+12,000 characters of ``markdown_text``. Longer answers become several messages,
+cut between paragraphs where possible and never inside a marker, a link or a
+code fence.
+
+Model text can never ping: ``& < >`` are escaped, which disarms ``<!channel>``,
+``<!here>``, ``<!subteam^…>`` and ``<@U…>``, and ``@channel``, ``@here`` and
+``@everyone`` get an invisible word joiner after the ``@``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from citations.model import CitedAnswer
+from citations.render.pieces import Piece, join, pack, segment_pieces
+
+SECTION_TEXT_LIMIT = 3000
+CONTEXT_ELEMENTS_LIMIT = 10
+CONTEXT_ELEMENT_TEXT_LIMIT = 3000
+BLOCKS_LIMIT = 50
+MESSAGE_TEXT_BUDGET = 11_000
+MARKDOWN_TEXT_LIMIT = 12_000
+FALLBACK_TEXT_LIMIT = 300
+_TITLE_LIMIT = 200
+_SOURCES_HEADING = "*Sources*"
+
+_PINGS = re.compile(r"@(?=(?:channel|here|everyone)\b)", re.IGNORECASE)
+_LINK = re.compile(r"<([^|>]*)\|([^>]*)>")
+_BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+_HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class SlackMessage:
+    text: str
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    markdown_text: str = ""
+
+
+def escape(text: str) -> str:
+    """Escape Slack's control characters and defang broadcast mentions."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _PINGS.sub("@\u2060", text)
+
+
+def escape_stream(delta: str) -> str:
+    """Make a streamed ``markdown_text`` delta safe, without holding anything back.
+
+    Stateless on purpose: every ``@`` gets a word joiner, so a mention split
+    across two deltas is defanged too.
+    """
+    text = delta.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("@", "@\u2060")
+
+
+def _label(text: str) -> str:
+    text = " ".join(text.replace("|", "").replace(">", "").split())
+    return escape(text)
+
+
+def _url(url: str) -> str:
+    return (
+        url.replace("&", "&amp;").replace("<", "%3C").replace(">", "%3E").replace("|", "%7C")
+    ).replace(" ", "%20")
+
+
+def _md_label(text: str) -> str:
+    text = " ".join(text.split())
+    return escape(text).replace("[", "\\[").replace("]", "\\]")
+
+
+def _md_url(url: str) -> str:
+    return (
+        url.replace(" ", "%20")
+        .replace("(", "%28")
+        .replace(")", "%29")
+        .replace("<", "%3C")
+        .replace(">", "%3E")
+    )
+
+
+def _mrkdwn(text: str) -> str:
+    """Standard Markdown emphasis and headings in Slack's mrkdwn dialect."""
+    text = _HEADING.sub(lambda m: f"*{m.group(1)}*", text)
+    return _BOLD.sub(lambda m: f"*{m.group(1)}*", text)
+
+
+def _truncate(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _body_pieces(answer: CitedAnswer, allowed: Collection[str]) -> list[Piece]:
+    return segment_pieces(
+        answer,
+        allowed=allowed,
+        prose=escape,
+        code=escape,
+        link=lambda label, url: f"<{_url(url)}|{_label(label)}>",
+        marker=lambda n, url: f"<{_url(url)}|[{n}]>" if url else f"[{n}]",
+        alt_link=lambda label, url: f"[{_md_label(label)}]({_md_url(url)})",
+        alt_marker=lambda n, url: f"[\\[{n}\\]]({_md_url(url)})" if url else f"[{n}]",
+    )
+
+
+def _source_entries(answer: CitedAnswer) -> list[tuple[str, str]]:
+    entries = []
+    for ref in answer.references:
+        title = _truncate(" ".join((ref.title or ref.url).split()), _TITLE_LIMIT)
+        mrkdwn = f"[{ref.number}] <{_url(ref.url)}|{_label(title)}>"
+        markdown = f"{ref.number}. [{_md_label(title)}]({_md_url(ref.url)})"
+        if len(mrkdwn) > CONTEXT_ELEMENT_TEXT_LIMIT:
+            mrkdwn = f"[{ref.number}] {_label(title)}"
+            markdown = f"{ref.number}. {_md_label(title)}"
+        entries.append((mrkdwn, markdown))
+    return entries
+
+
+@dataclass
+class _Draft:
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    markdown: list[str] = field(default_factory=list)
+    size: int = 0
+    fallback: str = ""
+
+    def fits(self, blocks: int, size: int) -> bool:
+        return len(self.blocks) + blocks <= BLOCKS_LIMIT and self.size + size <= MESSAGE_TEXT_BUDGET
+
+
+def render_slack(
+    answer: CitedAnswer,
+    *,
+    header: str | None = None,
+    allowed_links: Collection[str] = (),
+) -> list[SlackMessage]:
+    """Render ``answer`` as one or more Slack messages within every limit."""
+    drafts: list[_Draft] = [_Draft()]
+
+    def room(blocks: int, size: int) -> _Draft:
+        if not drafts[-1].fits(blocks, size):
+            drafts.append(_Draft())
+        return drafts[-1]
+
+    if header:
+        text = _truncate(escape(" ".join(header.split())), 1000)
+        draft = room(1, len(text))
+        draft.blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": text}]})
+        draft.markdown.append(f"_{text}_")
+        draft.size += len(text)
+
+    for chunk in pack(_body_pieces(answer, allowed_links), SECTION_TEXT_LIMIT):
+        mrkdwn = _mrkdwn(join(chunk))
+        markdown = join(chunk, alt=True)
+        size = max(len(mrkdwn), len(markdown))
+        draft = room(1, size)
+        draft.blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": mrkdwn}})
+        draft.markdown.append(markdown)
+        draft.size += size
+        if not draft.fallback:
+            draft.fallback = _truncate(_LINK.sub(r"\2", mrkdwn), FALLBACK_TEXT_LIMIT)
+
+    entries = _source_entries(answer)
+    first = True
+    while entries:
+        heading = [(_SOURCES_HEADING, "**Sources**")] if first else []
+        take = CONTEXT_ELEMENTS_LIMIT - len(heading)
+        group = heading + entries[:take]
+        size = sum(max(len(a), len(b)) + 1 for a, b in group)
+        if not drafts[-1].fits(1, size) and len(group) > 1:
+            # Shrink the group to what the current message still holds.
+            while len(group) > len(heading) + 1 and not drafts[-1].fits(1, size):
+                group.pop()
+                size = sum(max(len(a), len(b)) + 1 for a, b in group)
+        draft = room(1, size)
+        draft.blocks.append(
+            {"type": "context", "elements": [{"type": "mrkdwn", "text": a} for a, _ in group]}
+        )
+        draft.markdown.append("\n".join(b for _, b in group))
+        draft.size += size
+        entries = entries[len(group) - len(heading) :]
+        first = False
+
+    messages: list[SlackMessage] = []
+    for draft in drafts:
+        if not draft.blocks:
+            continue
+        fallback = draft.fallback or _truncate(
+            "Sources" if not messages else "(continued)", FALLBACK_TEXT_LIMIT
+        )
+        markdown = _truncate("\n\n".join(draft.markdown), MARKDOWN_TEXT_LIMIT)
+        messages.append(SlackMessage(text=fallback, blocks=draft.blocks, markdown_text=markdown))
+    if not messages:
+        messages.append(SlackMessage(text=" ", blocks=[], markdown_text=" "))
+    return messages

@@ -1,0 +1,411 @@
+"""Resolve a model's citation markers while its tokens stream in.
+
+The model sees each source under a short id and cites it with one of the
+forms models actually write::
+
+    [N](id=K)    [K]    [K, L]    [K][L]    【K†source】    [^K]
+
+``CitationStream`` turns every marker into the final footnote number ``[n]``
+(n = order of first citation, one number per canonical URL) as soon as the
+marker is complete, and passes every other character through untouched. Inline
+code, fenced code blocks and the destination of an ordinary Markdown link
+``[text](url)`` are never rewritten.
+
+Hold-back bound
+---------------
+``feed`` returns everything it has decided. It holds back only a possible
+marker that is not complete yet, starting at a ``[``, ``【`` or ``]``; that tail
+is never longer than ``MAX_HOLDBACK`` (64) characters. A candidate that grows
+past the bound is not a marker and is released as text, so the bound holds for
+any input. Backticks and tildes are never held: they pass through at once and
+only change the scanner's state.
+
+Because every decision depends only on the characters themselves (and on the
+end of the text, which ``close`` supplies), splitting the same text into tokens
+at any boundaries gives exactly the same output.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from enum import Enum
+
+from citations.model import CitedAnswer, Reference, Segment, Source
+from citations.refusal import is_refusal
+from citations.urls import canonical_url
+
+MAX_HOLDBACK = 64
+"""The most characters ``feed`` ever keeps back while a marker may be forming."""
+
+_MAX_DIGITS = 9
+_MAX_IDS = 16
+
+# Characters that may start something the scanner must look at, per mode.
+_NORMAL_STOP = re.compile(r"[\[\]【`~\n]")
+_CODE_STOP = re.compile(r"[`~\n]")
+_DEST_STOP = re.compile(r"[()\n`~]")
+_ID_SUFFIX = re.compile(r"\( ?id ?[=:] ?(\d{1,9}) ?\)")
+# Every proper prefix of an ``(id=K)`` suffix, to know when to wait for more.
+_ID_SUFFIX_PARTIAL = re.compile(r"\( ?(i(d( ?([=:]( ?(\d{1,9} ?)?)?)?)?)?)?")
+_LENTICULAR = re.compile(r"【(\d{1,9})(?::\d{1,9})?†[^】\n]{0,40}】")
+
+
+class _Mode(Enum):
+    NORMAL = 0
+    INLINE_CODE = 1
+    FENCE = 2
+    LINK_DEST = 3
+
+
+_NEED = -1  # the decision needs characters that have not arrived yet
+_NO = -2  # not a marker
+
+
+class CitationStream:
+    """Stream resolver: ``feed(token) -> str``, ``close() -> str``, ``.answer``."""
+
+    def __init__(self, sources: Sequence[Source], *, merge_fragments: bool = False) -> None:
+        self._sources: dict[int, Source] = {s.id: s for s in sources}
+        self._order: tuple[Source, ...] = tuple(sources)
+        self._merge = merge_fragments
+        self._keys: dict[int, str] = {}
+        self._numbers: dict[str, int] = {}
+        self._first: dict[str, Source] = {}
+        self._warned: set[int] = set()
+        self._warnings: list[str] = []
+
+        self._buf = ""
+        self._mode = _Mode.NORMAL
+        self._inline_ticks = 0
+        self._fence_char = ""
+        self._fence_len = 0
+        self._dest_depth = 0
+        # Length of the current line if it is only spaces so far, else -1.
+        self._indent = 0
+        self._lines = 0
+        # A run of backticks or tildes whose meaning is decided when it ends.
+        self._run_char = ""
+        self._run_len = 0
+        self._run_at_line_start = False
+
+        self._segments: list[Segment] = []
+        self._text: list[str] = []
+        self._cites: list[int] = []
+        self._closed = False
+        self._answer: CitedAnswer | None = None
+
+    # -- public API -----------------------------------------------------------
+
+    def feed(self, token: str) -> str:
+        """Take the next token; return the display text that is final now."""
+        if self._closed:
+            raise RuntimeError("CitationStream is closed")
+        if not token:
+            return ""
+        self._buf += token
+        return self._scan(final=False)
+
+    def close(self) -> str:
+        """End the stream; return whatever was held back."""
+        if self._closed:
+            return ""
+        out = self._scan(final=True)
+        self._end_run()
+        self._closed = True
+        return out
+
+    @property
+    def answer(self) -> CitedAnswer:
+        """The resolved answer (so far, if the stream is still open)."""
+        if self._answer is not None:
+            return self._answer
+        segments = [*self._segments]
+        if self._text or self._cites:
+            segments.append(Segment("".join(self._text), tuple(self._cites)))
+        answer = CitedAnswer(
+            segments=tuple(segments),
+            references=self._references(),
+            warnings=tuple(self._warnings),
+        )
+        if self._closed:
+            if answer.references and is_refusal(answer.plain_text):
+                answer = CitedAnswer(
+                    segments=(Segment(answer.plain_text),),
+                    references=(),
+                    warnings=(*answer.warnings, "the answer declines to answer; no sources listed"),
+                )
+            self._answer = answer
+        return answer
+
+    # -- numbering ------------------------------------------------------------
+
+    def _key(self, source: Source) -> str:
+        key = self._keys.get(source.id)
+        if key is None:
+            key = canonical_url(source.url, merge_fragments=self._merge)
+            self._keys[source.id] = key
+        return key
+
+    def _number(self, source_id: int) -> int | None:
+        source = self._sources.get(source_id)
+        if source is None:
+            if source_id not in self._warned:
+                self._warned.add(source_id)
+                self._warnings.append(
+                    f"citation of unknown source id {source_id} dropped "
+                    f"(the model was given {len(self._sources)} sources)"
+                )
+            return None
+        key = self._key(source)
+        number = self._numbers.get(key)
+        if number is None:
+            number = len(self._numbers) + 1
+            self._numbers[key] = number
+            self._first[key] = source
+        return number
+
+    def _references(self) -> tuple[Reference, ...]:
+        grouped: dict[str, list[Source]] = {key: [] for key in self._numbers}
+        for source in self._order:
+            key = self._key(source)
+            if key in grouped:
+                grouped[key].append(source)
+        return tuple(
+            Reference(
+                number=number,
+                url=key,
+                title=self._first[key].title,
+                sources=tuple(grouped[key]),
+            )
+            for key, number in self._numbers.items()
+        )
+
+    # -- output ---------------------------------------------------------------
+
+    def _emit_text(self, text: str, out: list[str]) -> None:
+        if self._cites:
+            self._segments.append(Segment("".join(self._text), tuple(self._cites)))
+            self._text = []
+            self._cites = []
+        self._text.append(text)
+        out.append(text)
+        newline = text.rfind("\n")
+        if newline >= 0:
+            self._lines += text.count("\n")
+            tail = text[newline + 1 :]
+            self._indent = len(tail) if tail.strip(" ") == "" else -1
+        elif self._indent >= 0:
+            self._indent = self._indent + len(text) if text.strip(" ") == "" else -1
+
+    def _emit_marker(self, ids: Sequence[int], out: list[str]) -> None:
+        for source_id in ids:
+            number = self._number(source_id)
+            if number is not None and number not in self._cites:
+                self._cites.append(number)
+                out.append(f"[{number}]")
+
+    # -- scanner --------------------------------------------------------------
+
+    def _end_run(self) -> None:
+        """A run of backticks or tildes just ended: open or close code."""
+        char, length, at_start = self._run_char, self._run_len, self._run_at_line_start
+        if not length:
+            return
+        self._run_char, self._run_len = "", 0
+        mode = self._mode
+        if mode is _Mode.NORMAL:
+            if at_start and length >= 3:
+                self._mode, self._fence_char, self._fence_len = _Mode.FENCE, char, length
+            elif char == "`":
+                self._mode, self._inline_ticks = _Mode.INLINE_CODE, length
+        elif mode is _Mode.INLINE_CODE:
+            if char == "`" and length == self._inline_ticks:
+                self._mode = _Mode.NORMAL
+        elif mode is _Mode.FENCE:
+            if at_start and char == self._fence_char and length >= self._fence_len:
+                self._mode = _Mode.NORMAL
+        elif mode is _Mode.LINK_DEST and char == "`":
+            self._mode, self._inline_ticks = _Mode.INLINE_CODE, length
+
+    def _take_run_char(self, char: str, out: list[str]) -> None:
+        if self._run_len and char != self._run_char:
+            self._end_run()
+        if not self._run_len:
+            self._run_char = char
+            self._run_at_line_start = 0 <= self._indent <= 3
+        self._run_len += 1
+        self._emit_text(char, out)
+
+    def _scan(self, *, final: bool) -> str:
+        buf = self._buf
+        n = len(buf)
+        i = 0
+        out: list[str] = []
+        while i < n:
+            mode = self._mode
+            if mode is _Mode.NORMAL:
+                stop = _NORMAL_STOP
+            elif mode is _Mode.LINK_DEST:
+                stop = _DEST_STOP
+            else:
+                stop = _CODE_STOP
+            m = stop.search(buf, i)
+            j = m.start() if m is not None else n
+            if j > i:
+                if self._run_len:
+                    self._end_run()
+                    continue
+                self._emit_text(buf[i:j], out)
+                i = j
+                continue
+            char = buf[i]
+            if char == "`" or char == "~":
+                self._take_run_char(char, out)
+                i += 1
+                continue
+            if self._run_len:
+                self._end_run()
+                continue
+            if char == "\n":
+                if self._mode is _Mode.INLINE_CODE and self._indent >= 0 and self._lines > 0:
+                    # A blank line ends a paragraph, and with it any code span
+                    # whose closing backticks never came.
+                    self._mode = _Mode.NORMAL
+                elif self._mode is _Mode.LINK_DEST:
+                    self._mode = _Mode.NORMAL
+                self._emit_text("\n", out)
+                i += 1
+                continue
+            if mode is _Mode.LINK_DEST:
+                if char == "(":
+                    self._dest_depth += 1
+                else:
+                    self._dest_depth -= 1
+                    if self._dest_depth <= 0:
+                        self._mode = _Mode.NORMAL
+                self._emit_text(char, out)
+                i += 1
+                continue
+            # NORMAL mode: '[', ']' or '【'
+            if char == "]":
+                if i + 1 >= n:
+                    if not final:
+                        break
+                    self._emit_text("]", out)
+                    i += 1
+                    continue
+                self._emit_text("]", out)
+                i += 1
+                if buf[i] == "(":
+                    self._enter_link_dest(out)
+                    i += 1
+                continue
+            if char == "【":
+                end, ids = self._parse_lenticular(buf, i, final)
+            else:
+                end, ids = self._parse_bracket(buf, i, final)
+            if end == _NEED:
+                break
+            if end == _NO:
+                self._emit_text(char, out)
+                i += 1
+                continue
+            if end < 0:  # an ordinary link "[1](url)": label as text, then the destination
+                close = -end - 3
+                self._emit_text(buf[i : close + 1], out)
+                self._enter_link_dest(out)
+                i = close + 2
+                continue
+            self._emit_marker(ids, out)
+            i = end
+        self._buf = buf[i:]
+        if final and self._buf:
+            # Only reachable if a parser asked for more at the very end.
+            self._emit_text(self._buf, out)
+            self._buf = ""
+        return "".join(out)
+
+    def _enter_link_dest(self, out: list[str]) -> None:
+        self._emit_text("(", out)
+        self._mode = _Mode.LINK_DEST
+        self._dest_depth = 1
+
+    @staticmethod
+    def _parse_lenticular(buf: str, i: int, final: bool) -> tuple[int, tuple[int, ...]]:
+        m = _LENTICULAR.match(buf, i)
+        if m is not None:
+            return m.end(), (int(m.group(1)),)
+        tail = buf[i : i + MAX_HOLDBACK]
+        close = tail.find("】")
+        if close >= 0 or len(tail) >= MAX_HOLDBACK or "\n" in tail or final:
+            return _NO, ()
+        # Could this still become a marker once more text arrives?
+        if re.fullmatch(r"【(\d{1,9}(:\d{0,9})?(†[^】\n]{0,40})?)?", tail) is None:
+            return _NO, ()
+        return _NEED, ()
+
+    def _parse_bracket(self, buf: str, i: int, final: bool) -> tuple[int, tuple[int, ...]]:
+        """Parse a marker at ``buf[i] == '['``.
+
+        Returns ``(end, ids)`` for a marker, ``_NEED`` or ``_NO``, or
+        ``-(close + 3)`` when ``buf[i:close + 1]`` is the label of an ordinary
+        link ``[1](url)``.
+        """
+        n = len(buf)
+        limit = i + MAX_HOLDBACK
+        k = i + 1
+        footnote = False
+        if k < n and buf[k] == "^":
+            footnote = True
+            k += 1
+        ids: list[int] = []
+        while True:
+            while k < n and buf[k] == " " and k < limit:
+                k += 1
+            start = k
+            while k < n and buf[k].isdigit() and buf[k].isascii() and k - start <= _MAX_DIGITS:
+                k += 1
+            if k >= n:
+                return (_NO, ()) if final or k >= limit else (_NEED, ())
+            if k == start or k - start > _MAX_DIGITS:
+                return _NO, ()
+            ids.append(int(buf[start:k]))
+            while k < n and buf[k] == " " and k < limit:
+                k += 1
+            if k >= n:
+                return (_NO, ()) if final or k >= limit else (_NEED, ())
+            char = buf[k]
+            if char == "]":
+                break
+            if footnote or char not in ",;" or len(ids) >= _MAX_IDS:
+                return _NO, ()
+            k += 1
+            if k >= limit:
+                return _NO, ()
+        close = k
+        k += 1
+        line_start = 0 <= self._indent <= 3
+        if k >= n:
+            if not final and (line_start or not footnote):
+                return _NEED, ()
+            return k, tuple(ids)
+        after = buf[k]
+        if after == ":" and line_start:
+            return _NO, ()  # a reference or footnote definition line
+        if footnote or after != "(":
+            return k, tuple(ids)
+        m = _ID_SUFFIX.match(buf, k)
+        if m is not None:
+            return m.end(), (int(m.group(1)),)
+        if not final and n < limit and _ID_SUFFIX_PARTIAL.fullmatch(buf, k) is not None:
+            return _NEED, ()
+        return -(close + 3), ()
+
+
+def resolve(text: str, sources: Sequence[Source], *, merge_fragments: bool = False) -> CitedAnswer:
+    """Resolve a complete answer at once (the same result as streaming it)."""
+    stream = CitationStream(sources, merge_fragments=merge_fragments)
+    stream.feed(text)
+    stream.close()
+    return stream.answer
