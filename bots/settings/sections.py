@@ -87,6 +87,8 @@ class OpsSettings(BaseModel):
     redis_url: SecretStr | None = None
     dedupe_ttl: float = Field(600.0, gt=0)
     metrics_port: int = Field(9464, ge=0, le=65535, description="0 disables the ops server")
+    metrics_host: str = Field("0.0.0.0", description="address the ops server (/healthz, /readyz, /metrics) binds")
+    probe_timeout: float = Field(3.0, gt=0, description="seconds each /readyz check may take")
     log_format: Literal["json", "text"] = "text"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     otel: bool = False

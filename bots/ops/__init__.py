@@ -1,0 +1,1 @@
+"""Operating citebot: metrics, health and readiness, structured logs, limits, thread queue."""

@@ -1,0 +1,184 @@
+"""``/healthz``, ``/readyz`` and ``/metrics`` over aiohttp.
+
+Mount them on an aiohttp app that already serves (Slack's HTTP mode) with
+:func:`add_routes`, or serve them on their own port with :func:`start`:
+
+    runner = await start(settings)       # None when ops.metrics_port is 0
+    ...
+    await runner.cleanup()
+
+``/healthz`` answers while the event loop runs: a liveness probe restarts a
+wedged process, nothing more. ``/readyz`` checks what answering needs (the
+store, the LLM's base URL, Redis when configured), each check bounded by
+``ops.probe_timeout``, and says which failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import aiohttp
+from aiohttp import web
+
+from bots.ops import metrics
+from bots.ops.logging import RedactingFilter, secrets_of
+
+if TYPE_CHECKING:
+    from bots.settings import Settings
+
+__all__ = ["Probe", "add_routes", "default_probes", "ops_app", "start"]
+
+#: A readiness check: returns normally when the dependency is usable, raises otherwise.
+Probe = Callable[[], Awaitable[None]]
+
+PROBES_KEY = web.AppKey("citebot_probes", dict)
+TIMEOUT_KEY = web.AppKey("citebot_probe_timeout", float)
+REDACT_KEY = web.AppKey("citebot_redact", RedactingFilter)
+
+_LLM_DEFAULT_URLS = {
+    "openai": "https://api.openai.com/v1",
+    "anthropic": "https://api.anthropic.com",
+}
+
+
+def http_probe(url: str, *, ok: Callable[[int], bool] = lambda status: status < 500) -> Probe:
+    """Reachable means an HTTP answer that isn't a server error; 401/404 still prove it's up."""
+
+    async def probe() -> None:
+        async with aiohttp.ClientSession() as session, session.get(url, allow_redirects=False) as resp:
+            if not ok(resp.status):
+                raise RuntimeError(f"HTTP {resp.status}")
+
+    return probe
+
+
+def directory_probe(path: Path) -> Probe:
+    """The data dir exists (or can be made) and is writable."""
+
+    def check() -> None:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".ready-"):
+            pass
+
+    async def probe() -> None:
+        await asyncio.to_thread(check)
+
+    return probe
+
+
+def redis_probe(url: str) -> Probe:
+    async def probe() -> None:
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis.from_url(url)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+
+    return probe
+
+
+def default_probes(settings: Settings) -> dict[str, Probe]:
+    probes: dict[str, Probe] = {}
+    store = settings.store
+    if store.kind == "weaviate" and store.weaviate_url:
+        # Weaviate's readiness endpoint answers 200 only once it can serve queries
+        probes["store"] = http_probe(
+            store.weaviate_url.rstrip("/") + "/v1/.well-known/ready", ok=lambda s: s == 200
+        )
+    else:
+        probes["store"] = directory_probe(Path(settings.data_dir))
+    llm = settings.llm
+    if llm.provider != "none":
+        base = llm.base_url or _LLM_DEFAULT_URLS.get(llm.provider)
+        if base:
+            probes["llm"] = http_probe(base.rstrip("/") + "/models")
+    if settings.ops.redis_url is not None:
+        probes["redis"] = redis_probe(settings.ops.redis_url.get_secret_value())
+    return probes
+
+
+async def healthz(request: web.Request) -> web.Response:
+    return web.json_response({"status": "ok", "pid": os.getpid()})
+
+
+async def readyz(request: web.Request) -> web.Response:
+    probes: dict[str, Probe] = request.app[PROBES_KEY]
+    timeout = request.app[TIMEOUT_KEY]
+    redact = request.app[REDACT_KEY]
+
+    async def run(name: str, probe: Probe) -> tuple[str, str]:
+        try:
+            await asyncio.wait_for(probe(), timeout)
+        except TimeoutError:
+            return name, f"timed out after {timeout:g}s"
+        except Exception as exc:
+            return name, redact.redact(f"{type(exc).__name__}: {exc}".strip())
+        return name, "ok"
+
+    results = dict(await asyncio.gather(*(run(n, p) for n, p in probes.items())))
+    ready = all(v == "ok" for v in results.values())
+    for name, outcome in results.items():
+        if outcome != "ok":
+            metrics.error(f"not_ready_{name}")
+    return web.json_response(
+        {"status": "ready" if ready else "not ready", "checks": results},
+        status=200 if ready else 503,
+    )
+
+
+async def metrics_view(request: web.Request) -> web.Response:
+    body = await asyncio.to_thread(metrics.render)
+    return web.Response(body=body, headers={"Content-Type": metrics.CONTENT_TYPE_LATEST})
+
+
+def add_routes(
+    app: web.Application,
+    settings: Settings,
+    probes: Mapping[str, Probe] | None = None,
+) -> web.Application:
+    """Add the three ops routes to ``app`` (before it starts serving)."""
+    app[PROBES_KEY] = dict(default_probes(settings) if probes is None else probes)
+    app[TIMEOUT_KEY] = settings.ops.probe_timeout
+    app[REDACT_KEY] = RedactingFilter(secrets_of(settings))
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
+    app.router.add_get("/metrics", metrics_view)
+    return app
+
+
+def ops_app(settings: Settings, probes: Mapping[str, Probe] | None = None) -> web.Application:
+    return add_routes(web.Application(), settings, probes)
+
+
+async def start(
+    settings: Settings,
+    probes: Mapping[str, Probe] | None = None,
+    *,
+    host: str | None = None,
+    port: int | None = None,
+) -> web.AppRunner | None:
+    """Serve the ops routes on ``ops.metrics_host:ops.metrics_port``; ``None`` if disabled.
+
+    ``port=0`` passed here (not in settings) binds a free port; read it from
+    ``runner.addresses``.
+    """
+    if port is None:
+        port = settings.ops.metrics_port
+        if port == 0:
+            return None
+    runner = web.AppRunner(ops_app(settings, probes), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host or settings.ops.metrics_host, port)
+    try:
+        await site.start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    return runner

@@ -1,0 +1,96 @@
+"""A Redis server on 127.0.0.1 for tests: the real ``redis-server`` when installed.
+
+Without the Debian package, fakeredis's TCP server speaks the same RESP
+protocol (Lua included, through lupa), so the real ``redis`` client still runs
+against a socket.
+
+    with redis_server() as url:
+        client = redis.asyncio.Redis.from_url(url)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+
+__all__ = ["free_port", "redis_server"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_for_port(port: int, proc: subprocess.Popen[bytes], deadline: float) -> None:
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"redis-server exited with {proc.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.02)
+    raise RuntimeError("redis-server did not start within 10 s")
+
+
+@contextlib.contextmanager
+def _real(binary: str) -> Iterator[str]:
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="citebot-redis-") as workdir:
+        proc = subprocess.Popen(
+            [
+                binary,
+                "--port", str(port),
+                "--bind", "127.0.0.1",
+                "--save", "",
+                "--appendonly", "no",
+                "--dir", workdir,
+                "--protected-mode", "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            _wait_for_port(port, proc, time.monotonic() + 10)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@contextlib.contextmanager
+def _fake() -> Iterator[str]:
+    from fakeredis import TcpFakeServer
+
+    server = TcpFakeServer(("127.0.0.1", 0))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        host, port = server.server_address[:2]
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """Yields a ``redis://`` URL for an empty, private Redis; stops it afterwards."""
+    binary = shutil.which("redis-server")
+    with _real(binary) if binary else _fake() as url:
+        yield url
+
+
+def kind() -> str:
+    """Which server :func:`redis_server` starts, for test ids and reports."""
+    return "redis-server" if shutil.which("redis-server") else "fakeredis"
