@@ -20,18 +20,6 @@ def _with_slack(settings: Settings, **changes: Any) -> Settings:
     return settings.model_copy(update={"slack": settings.slack.model_copy(update=changes)})
 
 
-def build_runtime(settings: Settings) -> Any:
-    from bots.dedupe import build_dedupe
-    from bots.feedback import FeedbackStore
-    from bots.runtime import Runtime
-
-    return Runtime(
-        settings,
-        feedback=FeedbackStore(settings.data_dir / "feedback.sqlite3"),
-        dedupe=build_dedupe(settings),
-    )
-
-
 @run_group.command("slack")
 @click.option(
     "--http", "mode", flag_value="http", help="Serve POST /slack/events (needs the signing secret)."
@@ -47,6 +35,7 @@ def run_slack(ctx: click.Context, mode: str | None, host: str | None, port: int 
     """Answer on Slack: mentions, DMs, the slash command and thread follow-ups."""
     from bots.slack.bot import SlackBot
     from bots.slack.server import serve_http, serve_socket
+    from bots.wiring import build_runtime
 
     if port is not None and mode is None:
         mode = "http"

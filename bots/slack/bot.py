@@ -8,6 +8,7 @@ long an answer takes; the listeners below only decide *whether* to answer, and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
@@ -96,7 +97,7 @@ class SlackBot:
             process_before_response=False,
             name="citebot",
         )
-        self._inflight: set[asyncio.Task[Any]] = set()
+        self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
         self.answered = 0
@@ -231,13 +232,21 @@ class SlackBot:
 
     # -- answering -------------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def busy(self) -> AsyncIterator[None]:
+        """Counts work in flight, so shutdown (and tests) can wait for it."""
+        self._busy += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._idle.set()
+
     async def answer(self, question: Question, target: Target) -> Done | None:
         """Answer ``question`` in ``target``'s thread; returns the ``Done`` or ``None`` on failure."""
-        task = asyncio.current_task()
-        if task is not None:
-            self._inflight.add(task)
-            self._idle.clear()
-        try:
+        async with self.busy():
             await self.remember_thread(target.channel, target.thread_ts)
             question = self.runtime.prepare(question)
             store = self.runtime.feedback
@@ -250,11 +259,6 @@ class SlackBot:
             done = await responder.run(self._recorded(question, self.runtime.ask(question)))
             self.answered += 1
             return done
-        finally:
-            if task is not None:
-                self._inflight.discard(task)
-                if not self._inflight:
-                    self._idle.set()
 
     async def _recorded(
         self, question: Question, progress: AsyncIterator[Progress]

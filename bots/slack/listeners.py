@@ -70,46 +70,56 @@ def register(bot: SlackBot) -> None:
     async def on_mention(
         body: dict[str, Any], event: dict[str, Any], context: AsyncBoltContext
     ) -> None:
-        await bot.on_mention(event, team_of(body, event, context), identity(context))
+        async with bot.busy():
+            await bot.on_mention(event, team_of(body, event, context), identity(context))
 
     @app.event("message")
     async def on_message(
         body: dict[str, Any], event: dict[str, Any], context: AsyncBoltContext
     ) -> None:
-        await bot.on_message(event, team_of(body, event, context), identity(context))
+        async with bot.busy():
+            await bot.on_message(event, team_of(body, event, context), identity(context))
 
     @app.command(bot.settings.slash_command)
     async def on_slash(
         ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond, context: AsyncBoltContext
     ) -> None:
-        await handle_slash(bot, ack, command, respond, identity(context))
+        async with bot.busy():
+            await handle_slash(bot, ack, command, respond, identity(context))
 
     @app.action(ACTION_ID)
     async def on_vote(
         ack: AsyncAck, body: dict[str, Any], action: dict[str, Any], respond: AsyncRespond
     ) -> None:
         await ack()
-        parsed = parse_vote(action)
-        user = (body.get("user") or {}).get("id")
-        if parsed is None or not user:
-            return
-        answer_id, vote = parsed
-        store = bot.runtime.feedback
-        if store is None:
-            await respond(
-                text="Feedback is not enabled here.",
-                response_type="ephemeral",
-                replace_original=False,
-            )
-            return
-        try:
-            await asyncio.to_thread(store.vote, answer_id, user=user, vote=vote, platform="slack")
-        except Exception:
-            log.exception("could not store a vote on %s", answer_id)
-            await respond(
-                text="Sorry, your feedback could not be saved. Please try again later.",
-                response_type="ephemeral",
-                replace_original=False,
-            )
-            return
-        await respond(text=THANKS[vote], response_type="ephemeral", replace_original=False)
+        async with bot.busy():
+            await _vote(bot, body, action, respond)
+
+
+async def _vote(
+    bot: SlackBot, body: dict[str, Any], action: dict[str, Any], respond: AsyncRespond
+) -> None:
+    parsed = parse_vote(action)
+    user = (body.get("user") or {}).get("id")
+    if parsed is None or not user:
+        return
+    answer_id, vote = parsed
+    store = bot.runtime.feedback
+    if store is None:
+        await respond(
+            text="Feedback is not enabled here.",
+            response_type="ephemeral",
+            replace_original=False,
+        )
+        return
+    try:
+        await asyncio.to_thread(store.vote, answer_id, user=user, vote=vote, platform="slack")
+    except Exception:
+        log.exception("could not store a vote on %s", answer_id)
+        await respond(
+            text="Sorry, your feedback could not be saved. Please try again later.",
+            response_type="ephemeral",
+            replace_original=False,
+        )
+        return
+    await respond(text=THANKS[vote], response_type="ephemeral", replace_original=False)

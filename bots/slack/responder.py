@@ -104,6 +104,9 @@ class Responder:
                 done = await self.show(event) or done
             if done is None:
                 raise RuntimeError("the answer stream ended without a result")
+            if done.error is not None:
+                # the refusal or error is posted; make sure no "is thinking…" outlives it
+                await self.clear_status()
         except Exception:
             log.exception("answering in %s/%s failed", self.target.channel, self.target.thread_ts)
             await self.fail()

@@ -1,0 +1,246 @@
+"""A local fake of Slack's Web API (and Socket Mode) that records every call.
+
+It speaks the real wire protocol on 127.0.0.1, so the real ``slack_sdk``
+``AsyncWebClient`` and Bolt run against it unchanged: form, JSON and query
+parameters in, ``{"ok": ...}`` JSON out, ``429`` with ``Retry-After`` when told
+to rate-limit. Messages are kept with their text, blocks and streamed markdown
+so tests can assert what a user would finally see.
+
+    fake = FakeSlack()
+    await fake.start()
+    ...  # point the client at fake.base_url
+    call = await fake.wait_for("chat.stopStream")
+    await fake.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl
+
+from aiohttp import WSMsgType, web
+
+TEAM = "T111"
+BOT_USER = "UBOT"
+BOT_ID = "BBOT"
+
+_JSON_FIELDS = ("blocks", "chunks", "loading_messages", "attachments", "metadata")
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    headers: dict[str, str]
+    at: float = field(default_factory=time.monotonic)
+
+
+@dataclass
+class Message:
+    channel: str
+    ts: str
+    thread_ts: str | None
+    text: str = ""
+    markdown: str = ""
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    streaming: bool = False
+    edits: int = 0
+
+
+class FakeSlack:
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.messages: dict[str, Message] = {}
+        #: (channel, thread_ts) → messages conversations.replies returns, oldest first
+        self.threads: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        self._errors: dict[str, list[str]] = {}
+        self._limits: dict[str, list[int]] = {}
+        self._changed = asyncio.Condition()
+        self._ts = 1_700_000_000.0
+        self._runner: web.AppRunner | None = None
+        self.base_url = ""
+        self.ws_acks: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._sockets: list[web.WebSocketResponse] = []
+        self._socket_ready = asyncio.Event()
+
+    # -- lifecycle ---------------------------------------------------------
+
+    async def start(self) -> FakeSlack:
+        app = web.Application()
+        app.router.add_get("/link", self._socket)
+        app.router.add_route("*", "/response/{rest:.*}", self._response_url)
+        app.router.add_route("*", "/{method}", self._api)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base_url = f"http://127.0.0.1:{port}/"
+        return self
+
+    async def close(self) -> None:
+        for ws in self._sockets:
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # -- scripting ---------------------------------------------------------
+
+    def fail(self, method: str, error: str, times: int = 1) -> None:
+        """The next ``times`` calls of ``method`` answer ``{"ok": false, "error": error}``."""
+        self._errors.setdefault(method, []).extend([error] * times)
+
+    def rate_limit(self, method: str, retry_after: int = 1, times: int = 1) -> None:
+        self._limits.setdefault(method, []).extend([retry_after] * times)
+
+    def response_url(self, name: str = "cmd") -> str:
+        return f"{self.base_url}response/{name}"
+
+    def next_ts(self) -> str:
+        self._ts += 1
+        return f"{self._ts:.6f}"
+
+    # -- queries -----------------------------------------------------------
+
+    def methods(self) -> list[str]:
+        return [c.method for c in self.calls]
+
+    def called(self, method: str) -> list[Call]:
+        return [c for c in self.calls if c.method == method]
+
+    def in_thread(self, channel: str, thread_ts: str) -> list[Message]:
+        return [m for m in self.messages.values() if m.channel == channel and m.thread_ts == thread_ts]
+
+    async def wait_for(
+        self, what: str | Callable[[FakeSlack], Any], *, count: int = 1, timeout: float = 10.0
+    ) -> Any:
+        """Wait until ``what`` (a method name, or a predicate on the fake) holds; return its value."""
+
+        def check() -> Any:
+            if callable(what):
+                return what(self)
+            found = self.called(what)
+            return found[count - 1] if len(found) >= count else None
+
+        async with asyncio.timeout(timeout):
+            async with self._changed:
+                while not (result := check()):
+                    await self._changed.wait()
+        return result
+
+    # -- Socket Mode -------------------------------------------------------
+
+    async def socket_send(self, envelope: dict[str, Any]) -> None:
+        await asyncio.wait_for(self._socket_ready.wait(), 10)
+        await self._sockets[-1].send_json(envelope)
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._sockets.append(ws)
+        await ws.send_json({"type": "hello", "num_connections": 1, "connection_info": {"app_id": "A111"}})
+        self._socket_ready.set()
+        async for msg in ws:
+            if msg.type == WSMsgType.TEXT:
+                await self.ws_acks.put(json.loads(msg.data))
+        return ws
+
+    # -- HTTP --------------------------------------------------------------
+
+    async def _params(self, request: web.Request) -> dict[str, Any]:
+        params: dict[str, Any] = dict(request.query)
+        raw = await request.text()
+        if raw:
+            if request.content_type == "application/json":
+                params.update(json.loads(raw))
+            else:
+                params.update(dict(parse_qsl(raw, keep_blank_values=True)))
+        for key in _JSON_FIELDS:
+            if isinstance(params.get(key), str):
+                try:
+                    params[key] = json.loads(params[key])
+                except ValueError:
+                    pass
+        return params
+
+    async def _record(self, method: str, request: web.Request) -> dict[str, Any]:
+        params = await self._params(request)
+        async with self._changed:
+            self.calls.append(Call(method, params, dict(request.headers)))
+            self._changed.notify_all()
+        return params
+
+    async def _response_url(self, request: web.Request) -> web.Response:
+        await self._record("response_url:" + request.match_info["rest"], request)
+        return web.Response(text="ok")
+
+    async def _api(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        params = await self._record(method, request)
+        limits = self._limits.get(method)
+        if limits:
+            return web.json_response(
+                {"ok": False, "error": "ratelimited"},
+                status=429,
+                headers={"Retry-After": str(limits.pop(0))},
+            )
+        errors = self._errors.get(method)
+        if errors:
+            return web.json_response({"ok": False, "error": errors.pop(0)})
+        body = self.respond(method, params)
+        async with self._changed:
+            self._changed.notify_all()
+        return web.json_response(body)
+
+    def respond(self, method: str, p: dict[str, Any]) -> dict[str, Any]:
+        if method == "auth.test":
+            return {"ok": True, "team_id": TEAM, "user_id": BOT_USER, "bot_id": BOT_ID, "user": "citebot"}
+        if method == "apps.connections.open":
+            return {"ok": True, "url": self.base_url.replace("http", "ws", 1) + "link"}
+        if method in ("chat.postMessage", "chat.startStream"):
+            ts = self.next_ts()
+            message = Message(p["channel"], ts, p.get("thread_ts"), streaming=method == "chat.startStream")
+            self._write(message, p)
+            self.messages[ts] = message
+            return {"ok": True, "channel": p["channel"], "ts": ts, "message": {"text": message.text}}
+        if method in ("chat.appendStream", "chat.stopStream"):
+            message = self.messages.get(p.get("ts", ""))
+            if message is None:
+                return {"ok": False, "error": "message_not_found"}
+            if not message.streaming:
+                return {"ok": False, "error": "message_not_in_streaming_state"}
+            self._write(message, p, append=True)
+            if method == "chat.stopStream":
+                message.streaming = False
+            return {"ok": True, "channel": message.channel, "ts": message.ts}
+        if method == "chat.update":
+            message = self.messages.get(p.get("ts", ""))
+            if message is None:
+                return {"ok": False, "error": "message_not_found"}
+            message.streaming = False
+            message.text, message.markdown, message.blocks = "", "", []
+            self._write(message, p)
+            message.edits += 1
+            return {"ok": True, "channel": message.channel, "ts": message.ts}
+        if method == "conversations.replies":
+            key = (p.get("channel", ""), p.get("ts", ""))
+            found = self.threads.get(key, [{"user": "U222", "text": "parent", "ts": key[1]}])
+            return {"ok": True, "messages": found, "has_more": False}
+        return {"ok": True}
+
+    @staticmethod
+    def _write(message: Message, p: dict[str, Any], *, append: bool = False) -> None:
+        if p.get("text"):
+            message.text = p["text"]
+        markdown = p.get("markdown_text") or ""
+        for chunk in p.get("chunks") or []:
+            if isinstance(chunk, dict) and chunk.get("type") == "markdown_text":
+                markdown += chunk.get("text", "")
+        message.markdown = message.markdown + markdown if append else markdown
+        if p.get("blocks"):
+            message.blocks = list(p["blocks"]) if not append else message.blocks + list(p["blocks"])
