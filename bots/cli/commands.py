@@ -3,4 +3,6 @@
 from bots.cli import config, run  # noqa: F401
 from bots.cli import plugins  # noqa: F401
 from bots.cli import slack  # noqa: F401
+from bots.cli import discord  # noqa: F401
 from bots.cli import ask, chat, demo  # noqa: F401
+from bots.cli import ingest  # noqa: F401

@@ -133,7 +133,8 @@ class MiniLMEmbedding(BaseEmbedding):
             weights.sum(axis=1), 1e-9, None
         )
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return pooled / np.clip(norms, 1e-12, None)
+        unit: np.ndarray = pooled / np.clip(norms, 1e-12, None)
+        return unit
 
     def _get_query_embedding(self, query: str) -> list[float]:
         vector: list[float] = self.embed([query])[0].tolist()

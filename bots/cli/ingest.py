@@ -1,0 +1,104 @@
+"""``citebot ingest``: put documents into the knowledge base, incrementally."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import click
+
+from bots.cli import cli, friendly, settings_from
+from connectors.documents import Document, Skipped
+
+__all__ = ["SOURCE_RESOLVERS", "SourceSpec", "resolve_source"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpec:
+    """One thing to ingest, resolved before anything is written."""
+
+    label: str
+    source_id: str
+    documents: Callable[[], Iterable[Document | Skipped]]
+    total: int | None = None
+
+
+#: Tried in order; each returns a spec for an argument it recognises, else None.
+#: The folder resolver comes last and claims every remaining argument.
+Resolver = Callable[[str, str | None, str], SourceSpec | None]
+SOURCE_RESOLVERS: list[Resolver] = []
+
+
+def _folder(arg: str, url_base: str | None, collection: str) -> SourceSpec:
+    from connectors.sources.folder import folder_files, folder_source_id, read_folder
+
+    files = folder_files(arg)  # SourceNotFound for a missing path
+    return SourceSpec(
+        label=arg,
+        source_id=folder_source_id(arg),
+        documents=lambda: read_folder(arg, url_base=url_base, collection=collection),
+        total=len(files),
+    )
+
+
+def resolve_source(arg: str, *, url_base: str | None, collection: str) -> SourceSpec:
+    for resolver in SOURCE_RESOLVERS:
+        spec = resolver(arg, url_base, collection)
+        if spec is not None:
+            return spec
+    return _folder(arg, url_base, collection)
+
+
+@cli.command("ingest")
+@click.argument("sources", nargs=-1, required=True, metavar="PATH...")
+@click.option("--url-base", help="Public URL of the folder's root; chunks link to URL/path#anchor.")
+@click.option(
+    "--collection", help="Collection to ingest into (default: ingest.default_collection)."
+)
+@click.pass_context
+@friendly
+def ingest_command(
+    ctx: click.Context, sources: tuple[str, ...], url_base: str | None, collection: str | None
+) -> None:
+    """Ingest folders or files (.md, .txt, .html, .pdf) into the knowledge base.
+
+    Re-running is incremental: unchanged documents are skipped, changed ones
+    replaced, and documents gone from a folder removed.
+    """
+    from connectors.factory import open_store
+    from connectors.ingest import Ingestor, IngestReport
+
+    settings = settings_from(ctx)
+    collection = collection if collection is not None else settings.ingest.default_collection
+    if not collection.strip():
+        raise click.BadParameter("must not be empty", param_hint="--collection")
+    url_base = url_base or settings.ingest.url_base
+    # Every argument is resolved before the store is opened: a typo touches nothing.
+    specs = [resolve_source(arg, url_base=url_base, collection=collection) for arg in sources]
+
+    def warn(skipped: Skipped) -> None:
+        click.echo(f"citebot: warning: {skipped}", err=True)
+
+    total = IngestReport()
+    with (
+        open_store(settings) as store,
+        Ingestor(
+            store,
+            settings.data_dir,
+            chunk_chars=settings.ingest.chunk_chars,
+            overlap_sentences=settings.ingest.chunk_overlap_sentences,
+            on_skip=warn,
+        ) as ingestor,
+    ):
+        for spec in specs:
+            total.merge(
+                ingestor.ingest(
+                    spec.documents(),
+                    source=spec.source_id,
+                    collection=collection,
+                    total=spec.total,
+                )
+            )
+    click.echo(f"ingested into {collection!r}: {total.summary()}")
+    if total.skipped:
+        ctx.exit(1)
