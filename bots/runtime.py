@@ -13,9 +13,12 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bots.ops import metrics
+from bots.ops.logging import bind_request_id
+from bots.ops.queue import ThreadQueue
 from bots.plugins.refusal import Refusal
 from citations.model import CitedAnswer
-from pipeline.events import Done, Progress, Route
+from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.question import Place, Question, Trigger
 
 if TYPE_CHECKING:
@@ -57,13 +60,14 @@ class Runtime:
         self.dedupe = dedupe
         self.limiter = limiter
         self.plugins = plugins
+        self.threads = ThreadQueue()
 
     @property
     def answerer(self) -> Answerer:
         if self._answerer is None:
             from bots.wiring import build_answerer
 
-            self._answerer = build_answerer(self.settings)
+            self._answerer = build_answerer(self.settings, self.plugins)
         return self._answerer
 
     @property
@@ -99,6 +103,55 @@ class Runtime:
         return replace(question, scope=self.scope_for(question.place, dm=question.trigger is Trigger.DM))
 
     async def ask(self, question: Question) -> AsyncIterator[Progress]:
+        """Rate limits, one answer at a time per thread, metrics, then :meth:`_ask`."""
+        # the request id tags every log line of this question, in every task it starts
+        with bind_request_id(question.id):
+            refused = await self._limited(question)
+            if refused is not None:
+                metrics.answered(question, refused)
+                yield refused
+                return
+            if self.threads.busy(question.place):
+                metrics.thread_queued(question.place.platform)
+                yield Status("Waiting for the answer above to finish…", stage="queued")
+            async with self.threads.turn(question.place):
+                since = metrics.started(question)
+                first = True
+                try:
+                    async for event in self._ask(question):
+                        if first and isinstance(event, AnswerDelta):
+                            first = False
+                            metrics.first_token(question, since)
+                        if isinstance(event, Done):
+                            metrics.answered(question, event, since)
+                            yield event
+                            return
+                        yield event
+                    log.error("the pipeline ended without an answer for question %s", question.id)
+                    done = refusal(
+                        question,
+                        "Sorry, something went wrong while answering. Please try again later.",
+                        error="NoAnswer: the pipeline ended without an answer",
+                    )
+                    metrics.answered(question, done, since)
+                    yield done
+                finally:
+                    metrics.stopped(question)
+
+    async def _limited(self, question: Question) -> Done | None:
+        if self.limiter is None:
+            return None
+        try:
+            refused = await self.limiter.check(question)
+        except Exception:  # a broken limiter must not stop answers
+            log.exception("rate limiter failed; answering without limits")
+            metrics.error("limiter")
+            return None
+        if refused is None:
+            return None
+        return refusal(question, refused.message, error=f"rate_limited: {refused.limit}")
+
+    async def _ask(self, question: Question) -> AsyncIterator[Progress]:
         text = question.text.strip()
         limit = self.settings.access.max_question_chars
         if not text:

@@ -76,7 +76,7 @@ def _fake() -> Iterator[str]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        host, port = server.server_address[:2]
+        port = server.server_address[1]
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         server.shutdown()

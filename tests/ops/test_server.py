@@ -1,0 +1,196 @@
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from bots.ops import metrics, server
+from bots.settings import load_settings
+from tests.fakes.redis_server import free_port
+
+
+@pytest.fixture
+async def llm_stub() -> AsyncIterator[str]:
+    """Something listening where an OpenAI-compatible server would; answers /models with 401."""
+    seen: list[str] = []
+
+    async def models(request: web.Request) -> web.Response:
+        seen.append(request.path)
+        return web.json_response({"error": "no key"}, status=401)
+
+    app = web.Application()
+    app.router.add_get("/v1/models", models)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    yield f"http://127.0.0.1:{port}/v1"
+    assert seen, "the readiness check never called the LLM"
+    await runner.cleanup()
+
+
+async def serve(settings: Any, probes: Any = None) -> tuple[web.AppRunner, str]:
+    runner = await server.start(settings, probes, host="127.0.0.1", port=0)
+    assert runner is not None
+    port = runner.addresses[0][1]
+    return runner, f"http://127.0.0.1:{port}"
+
+
+async def get(url: str) -> tuple[int, Any]:
+    async with aiohttp.ClientSession() as session, session.get(url) as resp:
+        if resp.content_type == "application/json":
+            return resp.status, await resp.json()
+        return resp.status, await resp.text()
+
+
+async def test_healthz_and_metrics() -> None:
+    metrics.dedupe_hit("server-test")
+    runner, base = await serve(load_settings(), probes={})
+    try:
+        status, body = await get(base + "/healthz")
+        assert status == 200 and body["status"] == "ok"
+        async with aiohttp.ClientSession() as session, session.get(base + "/metrics") as resp:
+            assert resp.status == 200
+            assert resp.headers["Content-Type"].startswith("text/plain; version=")
+            text = await resp.text()
+        assert 'citebot_dedupe_hits_total{platform="server-test"} 1.0' in text
+    finally:
+        await runner.cleanup()
+
+
+async def test_readyz_checks_store_llm_and_redis(llm_stub: str, redis_url: str, tmp_path: Path) -> None:
+    settings = load_settings(
+        data_dir=tmp_path / "data",
+        llm={"provider": "openai_compatible", "base_url": llm_stub, "api_key": "k-secret-123"},
+        ops={"redis_url": redis_url},
+    )
+    assert set(server.default_probes(settings)) == {"store", "llm", "redis"}
+    runner, base = await serve(settings)
+    try:
+        status, body = await get(base + "/readyz")
+    finally:
+        await runner.cleanup()
+    assert status == 200, body
+    assert body == {"status": "ready", "checks": {"store": "ok", "llm": "ok", "redis": "ok"}}
+    assert (tmp_path / "data").is_dir()
+
+
+async def test_readyz_names_what_is_down(tmp_path: Path) -> None:
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("x")
+    dead = free_port()
+    secret_pw = "pw-should-not-show"
+    settings = load_settings(
+        data_dir=blocked,
+        llm={"provider": "openai_compatible", "base_url": f"http://127.0.0.1:{dead}/v1"},
+        ops={"redis_url": f"redis://:{secret_pw}@127.0.0.1:{dead}/0", "probe_timeout": 2},
+    )
+    runner, base = await serve(settings)
+    try:
+        status, body = await get(base + "/readyz")
+    finally:
+        await runner.cleanup()
+    assert status == 503
+    assert body["status"] == "not ready"
+    assert set(body["checks"]) == {"store", "llm", "redis"}
+    assert all(v != "ok" for v in body["checks"].values())
+    assert secret_pw not in str(body)
+
+
+async def test_readyz_times_out_a_hanging_check() -> None:
+    async def hangs() -> None:
+        await asyncio.Event().wait()
+
+    async def fine() -> None:
+        return None
+
+    settings = load_settings(ops={"probe_timeout": 0.2})
+    runner, base = await serve(settings, probes={"store": fine, "llm": hangs})
+    try:
+        status, body = await get(base + "/readyz")
+    finally:
+        await runner.cleanup()
+    assert status == 503
+    assert body["checks"] == {"store": "ok", "llm": "timed out after 0.2s"}
+
+
+async def test_weaviate_store_probe_wants_200(tmp_path: Path) -> None:
+    ready = {"status": 503}
+
+    async def well_known(request: web.Request) -> web.Response:
+        return web.Response(status=ready["status"])
+
+    app = web.Application()
+    app.router.add_get("/v1/.well-known/ready", well_known)
+    stub = web.AppRunner(app)
+    await stub.setup()
+    await web.TCPSite(stub, "127.0.0.1", 0).start()
+    url = f"http://127.0.0.1:{stub.addresses[0][1]}"
+    settings = load_settings(store={"kind": "weaviate", "weaviate_url": url})
+    probe = server.default_probes(settings)["store"]
+    try:
+        with pytest.raises(RuntimeError, match="HTTP 503"):
+            await probe()
+        ready["status"] = 200
+        await probe()
+    finally:
+        await stub.cleanup()
+
+
+async def test_routes_mount_on_an_existing_app() -> None:
+    async def events(request: web.Request) -> web.Response:
+        return web.Response(text="slack")
+
+    app = web.Application()
+    app.router.add_post("/slack/events", events)
+    server.add_routes(app, load_settings(), probes={})
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    try:
+        assert (await get(base + "/healthz"))[0] == 200
+        assert (await get(base + "/readyz")) == (200, {"status": "ready", "checks": {}})
+        async with aiohttp.ClientSession() as session, session.post(base + "/slack/events") as resp:
+            assert await resp.text() == "slack"
+    finally:
+        await runner.cleanup()
+
+
+async def test_disabled_when_port_is_zero() -> None:
+    assert await server.start(load_settings(ops={"metrics_port": 0})) is None
+
+
+async def test_container_healthcheck_command(tmp_path: Path) -> None:
+    runner, _ = await serve(load_settings(), probes={})
+    port = runner.addresses[0][1]
+    cmd = [sys.executable, "-m", "bots.ops.healthcheck"]
+    try:
+        ok = await asyncio.to_thread(
+            subprocess.run, cmd, env=_env(port), cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
+    finally:
+        await runner.cleanup()
+    assert ok.returncode == 0, ok.stderr
+    down = await asyncio.to_thread(
+        subprocess.run, cmd, env=_env(free_port()), cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert down.returncode == 1
+    assert down.stderr.startswith("unhealthy: http://127.0.0.1:")
+    assert len(down.stderr.strip().splitlines()) == 1
+
+
+def _env(port: int) -> dict[str, str]:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CITEBOT_")}
+    env["CITEBOT_OPS__METRICS_PORT"] = str(port)
+    return env
