@@ -59,6 +59,14 @@ class DiscordSettings(BaseModel):
     allowed_channels: list[int] = Field(default_factory=list)
     answer_bots: bool = False
     shards: Literal["single", "auto"] = "single"
+    application_id: int | None = Field(None, description="for invite-url; read from the token if unset")
+    sync_commands: bool = True
+    allow_dms: bool = Field(True, description="answer direct messages")
+    thread_archive_minutes: Literal[60, 1440, 4320, 10080] = 1440
+    history_messages: int = Field(50, ge=0, le=100, description="thread messages read for context")
+    interaction_margin: float = Field(
+        60.0, ge=0, description="seconds before the 15-min interaction token expires to move to the channel"
+    )
 
 
 class AccessSettings(BaseModel):

@@ -1,0 +1,54 @@
+"""``citebot run discord`` and ``citebot discord invite-url``."""
+
+from __future__ import annotations
+
+import asyncio
+
+import click
+
+from bots.cli import cli, fail, friendly, settings_from
+from bots.cli.run import run_group
+
+
+@run_group.command("discord")
+@click.pass_context
+@friendly
+def run_discord(ctx: click.Context) -> None:
+    """Answer on Discord: /ask, @mentions, thread follow-ups and DMs."""
+    from bots.discord import serve
+    from bots.wiring import build_runtime
+
+    settings = settings_from(ctx)
+    runtime = build_runtime(settings)
+    try:
+        asyncio.run(serve(settings, runtime))
+    finally:
+        if runtime.feedback is not None:
+            runtime.feedback.close()
+
+
+@cli.group("discord")
+def discord_group() -> None:
+    """Discord app setup."""
+
+
+@discord_group.command("invite-url")
+@click.option("--client-id", type=int, default=None, help="The application id (default: from settings or the token).")
+@click.pass_context
+@friendly
+def invite_url_command(ctx: click.Context, client_id: int | None) -> None:
+    """Print the OAuth2 URL that adds the bot with exactly the scopes and permissions it needs."""
+    from bots.discord.invite import application_id_from_token, invite_url
+
+    settings = settings_from(ctx).discord
+    if client_id is None:
+        client_id = settings.application_id
+    if client_id is None and settings.token is not None:
+        client_id = application_id_from_token(settings.token.get_secret_value())
+    if client_id is None:
+        fail(
+            "no application id: pass --client-id, set CITEBOT_DISCORD__APPLICATION_ID, "
+            "or set the bot token (CITEBOT_DISCORD__TOKEN) to read it from there"
+        )
+        return
+    click.echo(invite_url(client_id))

@@ -1,0 +1,431 @@
+"""A fake Discord (REST API v10 + gateway) on 127.0.0.1, shaped for citebot's tests.
+
+The real discord.py client logs in, identifies over the WebSocket gateway,
+parses dispatches, runs its ``CommandTree`` and sends REST requests here.
+Every REST request is recorded as a ``Call`` (method, path, JSON body, time)
+so tests can assert on payloads (``allowed_mentions``, ``flags``, ``embeds``,
+``components``) and wait for them without sleeping.
+
+Point a client at it with ``CITEBOT_DISCORD__API_URL=fake.api_url`` and
+``CITEBOT_DISCORD__GATEWAY_URL=fake.gateway_url``.
+
+Like real Discord, it dispatches MESSAGE_CREATE for the bot's own messages and
+THREAD_CREATE when a thread is started, returns history newest first, and
+rejects webhook calls once an interaction token has expired (401, code 50027).
+It does not model rate limits, permissions or MESSAGE_CONTENT stripping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from aiohttp import WSMsgType, web
+
+T = TypeVar("T")
+
+DISCORD_EPOCH_MS = 1420070400000
+ALL_PERMISSIONS = str((1 << 50) - 1)
+
+APP_ID = 1000
+BOT_ID = 1001
+USER_ID = 2001
+OTHER_USER_ID = 2002
+OTHER_BOT_ID = 2100
+GUILD_ID = 3001
+CHANNEL_ID = 4001
+OTHER_CHANNEL_ID = 4002
+DM_CHANNEL_ID = 4900
+
+BOT = {"id": str(BOT_ID), "username": "citebot", "discriminator": "0", "global_name": None, "avatar": None, "bot": True}
+USER = {"id": str(USER_ID), "username": "alice", "discriminator": "0", "global_name": "Alice", "avatar": None}
+OTHER_USER = {"id": str(OTHER_USER_ID), "username": "bob", "discriminator": "0", "global_name": "Bob", "avatar": None}
+OTHER_BOT = {"id": str(OTHER_BOT_ID), "username": "helper", "discriminator": "0", "global_name": None, "avatar": None, "bot": True}
+
+
+def _json(obj: Any, status: int = 200) -> web.Response:
+    # discord.py parses JSON only when Content-Type is exactly application/json
+    return web.Response(body=json.dumps(obj).encode(), status=status, headers={"Content-Type": "application/json"})
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    method: str
+    path: str
+    body: Any
+    query: dict[str, str]
+    at: float
+
+    @property
+    def json(self) -> dict[str, Any]:
+        return self.body if isinstance(self.body, dict) else {}
+
+
+@dataclass
+class Interaction:
+    id: str
+    token: str
+    channel_id: str
+    payload: dict[str, Any]
+    original: dict[str, Any] | None = None
+    expired: bool = False
+    followups: list[dict[str, Any]] = field(default_factory=list)
+
+
+class FakeDiscord:
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.messages: dict[str, list[dict[str, Any]]] = {}
+        self.channels: dict[str, dict[str, Any]] = {}
+        self.interactions: dict[str, Interaction] = {}
+        self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.dispatched: list[tuple[str, dict[str, Any]]] = []
+        self.intents = 0
+        self._ws: web.WebSocketResponse | None = None
+        self._seq = 0
+        self._counter = itertools.count(1)
+        self._changed = asyncio.Condition()
+        for cid, name in ((CHANNEL_ID, "general"), (OTHER_CHANNEL_ID, "random")):
+            self.channels[str(cid)] = {"id": str(cid), "type": 0, "name": name, "position": 0,
+                                       "permission_overwrites": [], "guild_id": str(GUILD_ID)}
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._app = app
+        self._runner: web.AppRunner | None = None
+        self.base = ""
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> FakeDiscord:
+        self._runner = web.AppRunner(self._app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base = f"127.0.0.1:{port}"
+        return self
+
+    async def stop(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_url(self) -> str:
+        return f"http://{self.base}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{self.base}/gateway"
+
+    # ------------------------------------------------------------------ waiting
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_for(self, predicate: Callable[[], T], within: float = 5.0) -> T:
+        """Wait until ``predicate()`` is truthy (re-checked on every request) and return it."""
+        result: list[T] = []
+
+        def check() -> bool:
+            value = predicate()
+            if value:
+                result.append(value)
+                return True
+            return False
+
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(check), within)
+        return result[0]
+
+    def find(self, method: str, pattern: str) -> list[Call]:
+        rx = re.compile(pattern)
+        return [c for c in self.calls if c.method == method and rx.fullmatch(c.path)]
+
+    async def wait_call(
+        self, method: str, pattern: str, where: Callable[[Call], bool] = lambda c: True, within: float = 5.0
+    ) -> Call:
+        return await self.wait_for(lambda: next((c for c in self.find(method, pattern) if where(c)), None), within)
+
+    def message_calls(self) -> list[Call]:
+        """Every request that created or edited a message (channel, webhook or interaction callback)."""
+        return [c for c in self.calls if c.method in ("POST", "PATCH") and (
+            re.fullmatch(r"/channels/\d+/messages(/\d+)?", c.path)
+            or c.path.startswith("/webhooks/")
+            or (c.path.endswith("/callback") and c.json.get("type") in (4, 7))
+        )]
+
+    # ------------------------------------------------------------------ ids and objects
+    def snowflake(self, age: float = 0.0) -> str:
+        ms = int((time.time() - age) * 1000) - DISCORD_EPOCH_MS
+        return str((ms << 22) | (next(self._counter) & 0x3FFFFF))
+
+    def guild(self) -> dict[str, Any]:
+        everyone = {"id": str(GUILD_ID), "name": "@everyone", "permissions": ALL_PERMISSIONS, "position": 0,
+                    "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
+
+        def member(user: dict[str, Any]) -> dict[str, Any]:
+            return {"user": user, "roles": [], "joined_at": _now(), "deaf": False, "mute": False, "flags": 0}
+
+        return {"id": str(GUILD_ID), "name": "test", "icon": None, "owner_id": str(USER_ID), "roles": [everyone],
+                "emojis": [], "stickers": [], "features": [], "member_count": 4, "large": False,
+                "unavailable": False, "members": [member(BOT), member(USER), member(OTHER_USER)],
+                "voice_states": [], "presences": [], "threads": [], "stage_instances": [],
+                "guild_scheduled_events": [], "soundboard_sounds": [],
+                "channels": [c for c in self.channels.values() if c["type"] == 0],
+                "joined_at": _now(), "premium_tier": 0, "preferred_locale": "en-US"}
+
+    def _message(self, channel_id: str, content: str, author: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        guild = channel_id != str(DM_CHANNEL_ID)
+        m: dict[str, Any] = {
+            "id": self.snowflake(), "channel_id": channel_id, "author": author, "content": content,
+            "timestamp": _now(), "edited_timestamp": None, "tts": False, "mention_everyone": False,
+            "mentions": [], "mention_roles": [], "attachments": [], "embeds": [], "pinned": False,
+            "type": 0, "flags": 0, "components": [],
+        }
+        if guild:
+            m["guild_id"] = str(GUILD_ID)
+            m["member"] = {"roles": [], "joined_at": _now(), "deaf": False, "mute": False, "flags": 0}
+        m.update(extra)
+        self.messages.setdefault(channel_id, []).append(m)
+        return m
+
+    def get_message(self, message_id: str) -> dict[str, Any]:
+        for msgs in self.messages.values():
+            for m in msgs:
+                if m["id"] == message_id:
+                    return m
+        raise KeyError(message_id)
+
+    def threads(self) -> list[dict[str, Any]]:
+        return [c for c in self.channels.values() if c["type"] == 11]
+
+    # ------------------------------------------------------------------ gateway
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        assert self._ws is not None, "the bot has not connected to the gateway"
+        self._seq += 1
+        self.dispatched.append((event, data))
+        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._ws = ws
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45000}}))
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            payload = json.loads(msg.data)
+            if payload["op"] == 1:
+                await ws.send_str(json.dumps({"op": 11}))
+            elif payload["op"] == 2:
+                self.intents = payload["d"]["intents"]
+                await self.dispatch("READY", {
+                    "v": 10, "user": BOT, "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+                    "session_id": "session", "resume_gateway_url": self.gateway_url,
+                    "application": {"id": str(APP_ID), "flags": 0}, "shard": [0, 1],
+                })
+                await self.dispatch("GUILD_CREATE", self.guild())
+                await self._notify()
+        return ws
+
+    # ------------------------------------------------------------------ test drivers
+    async def user_says(
+        self,
+        content: str,
+        *,
+        channel_id: int | str = CHANNEL_ID,
+        mention_bot: bool = False,
+        author: dict[str, Any] = USER,
+        **extra: Any,
+    ) -> dict[str, Any]:
+        if mention_bot and f"<@{BOT_ID}>" not in content:
+            content = f"<@{BOT_ID}> {content}"
+        mentions = [BOT] if mention_bot else []
+        m = self._message(str(channel_id), content, author, mentions=mentions, **extra)
+        await self.dispatch("MESSAGE_CREATE", m)
+        return m
+
+    async def slash(
+        self,
+        name: str,
+        options: dict[str, Any] | None = None,
+        *,
+        channel_id: int | str = CHANNEL_ID,
+        age: float = 0.0,
+    ) -> Interaction:
+        """Run ``/name`` as USER; ``age`` back-dates the interaction (its token lives 15 min)."""
+        kinds = {str: 3, int: 4, bool: 5, float: 10}
+        opts = [{"name": k, "type": kinds[type(v)], "value": v} for k, v in (options or {}).items()]
+        return await self._interact(2, {"id": "5001", "name": name, "type": 1, "options": opts},
+                                    channel_id=str(channel_id), age=age)
+
+    async def click(self, message: dict[str, Any], custom_id: str, *, user: dict[str, Any] = USER) -> Interaction:
+        return await self._interact(3, {"custom_id": custom_id, "component_type": 2},
+                                    channel_id=message["channel_id"], message=message, user=user)
+
+    async def _interact(
+        self, kind: int, data: dict[str, Any], *, channel_id: str, age: float = 0.0,
+        message: dict[str, Any] | None = None, user: dict[str, Any] = USER,
+    ) -> Interaction:
+        iid = self.snowflake(age)
+        token = f"itok-{iid}"
+        channel = dict(self.channels[channel_id])
+        payload: dict[str, Any] = {
+            "id": iid, "application_id": str(APP_ID), "type": kind, "token": token, "version": 1,
+            "data": data, "guild_id": str(GUILD_ID), "channel_id": channel_id, "channel": channel,
+            "member": {"user": user, "roles": [], "joined_at": _now(), "permissions": ALL_PERMISSIONS,
+                       "deaf": False, "mute": False, "flags": 0},
+            "app_permissions": ALL_PERMISSIONS, "locale": "en-US", "guild_locale": "en-US",
+            "attachment_size_limit": 10485760, "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+        }
+        if message is not None:
+            payload["message"] = message
+        interaction = Interaction(iid, token, channel_id, payload)
+        self.interactions[token] = interaction
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return interaction
+
+    def expire(self, interaction: Interaction) -> None:
+        """From now on Discord rejects this interaction's token, as it does after 15 minutes."""
+        interaction.expired = True
+
+    # ------------------------------------------------------------------ REST
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        body: Any = None
+        if request.can_read_body:
+            if request.content_type == "application/json":
+                body = await request.json()
+            elif request.content_type.startswith("multipart/"):
+                reader = await request.multipart()
+                async for part in reader:
+                    if part.name == "payload_json":  # type: ignore[union-attr]
+                        body = json.loads(await part.text())  # type: ignore[union-attr]
+        self.calls.append(Call(request.method, path, body, dict(request.query), time.monotonic()))
+        try:
+            response = await self._route(request.method, path, body or {}, request.query)
+        finally:
+            await self._notify()
+        return response
+
+    async def _route(self, method: str, path: str, body: dict[str, Any], query: Any) -> web.Response:
+        parts = path.strip("/").split("/")
+        if path == "/users/@me" and method == "GET":
+            return _json(BOT)
+        if path == "/users/@me/channels" and method == "POST":
+            return _json({"id": str(DM_CHANNEL_ID), "type": 1, "recipients": [USER], "last_message_id": None})
+        if path == "/oauth2/applications/@me":
+            return _json({"id": str(APP_ID), "name": "citebot", "description": "", "icon": None,
+                          "bot_public": True, "bot_require_code_grant": False, "owner": USER,
+                          "verify_key": "00", "flags": 0})
+        if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
+            where = parts[3] if len(parts) == 5 else "global"
+            self.commands[where] = [dict(c, id=self.snowflake(), application_id=str(APP_ID), version="1")
+                                    for c in body]  # type: ignore[union-attr]
+            return _json(self.commands[where])
+        if parts[0] == "channels":
+            return await self._channels(method, parts, body, query)
+        if parts[0] == "interactions" and parts[-1] == "callback":
+            return await self._callback(parts[2], body)
+        if parts[0] == "webhooks":
+            return self._webhook(method, parts, body)
+        return _json({"message": f"unhandled {method} {path}", "code": 0}, status=404)
+
+    async def _channels(self, method: str, parts: list[str], body: dict[str, Any], query: Any) -> web.Response:
+        cid = parts[1]
+        if parts[2:3] != ["messages"]:
+            return _json({"message": "unknown channel route", "code": 0}, status=404)
+        if method == "POST" and len(parts) == 3:
+            extra = {k: body[k] for k in ("embeds", "components", "flags") if k in body}
+            if "message_reference" in body:
+                ref = body["message_reference"]
+                extra["message_reference"] = ref
+                extra["type"] = 19
+            m = self._message(cid, body.get("content") or "", BOT, **extra)
+            await self.dispatch("MESSAGE_CREATE", m)
+            return _json(m)
+        if method == "PATCH" and len(parts) == 4:
+            try:
+                m = self.get_message(parts[3])
+            except KeyError:
+                return _json({"message": "Unknown Message", "code": 10008}, status=404)
+            m.update({k: v for k, v in body.items() if k in ("content", "embeds", "flags", "components")})
+            m["edited_timestamp"] = _now()
+            return _json(m)
+        if method == "GET" and len(parts) == 4:
+            try:
+                return _json(self.get_message(parts[3]))
+            except KeyError:
+                return _json({"message": "Unknown Message", "code": 10008}, status=404)
+        if method == "GET" and len(parts) == 3:
+            msgs = sorted(self.messages.get(cid, []), key=lambda m: int(m["id"]))
+            limit = int(query.get("limit", 50))
+            if "after" in query:
+                picked = [m for m in msgs if int(m["id"]) > int(query["after"])][:limit]
+            else:
+                if "before" in query:
+                    msgs = [m for m in msgs if int(m["id"]) < int(query["before"])]
+                picked = msgs[-limit:]
+            return _json(list(reversed(picked)))  # Discord answers newest first
+        if method == "POST" and parts[4:5] == ["threads"]:
+            tid = parts[3]  # a thread started from a message has that message's id
+            thread = {"id": tid, "type": 11, "guild_id": str(GUILD_ID), "parent_id": cid,
+                      "name": body["name"], "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1,
+                      "rate_limit_per_user": 0, "flags": 0,
+                      "thread_metadata": {"archived": False, "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                                          "archive_timestamp": _now(), "locked": False}}
+            self.channels[tid] = thread
+            await self.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
+            return _json(thread)
+        return _json({"message": "unknown message route", "code": 0}, status=404)
+
+    async def _callback(self, token: str, body: dict[str, Any]) -> web.Response:
+        interaction = self.interactions[token]
+        data = body.get("data") or {}
+        kind = body["type"]
+        response: dict[str, Any] = {"interaction": {"id": interaction.id, "type": interaction.payload["type"]}}
+        if kind in (4, 5):
+            flags = (data.get("flags") or 0) | (128 if kind == 5 else 0)
+            m = self._message(interaction.channel_id, data.get("content") or "", BOT,
+                              embeds=data.get("embeds") or [], components=data.get("components") or [],
+                              flags=flags, webhook_id=str(APP_ID), interaction={"id": interaction.id})
+            interaction.original = m
+            response["interaction"]["response_message_loading"] = kind == 5
+            response["resource"] = {"type": kind, "message": m}
+        return _json(response)
+
+    def _webhook(self, method: str, parts: list[str], body: dict[str, Any]) -> web.Response:
+        interaction = self.interactions.get(parts[2])
+        if interaction is None or interaction.expired:
+            return _json({"message": "Invalid Webhook Token", "code": 50027}, status=401)
+        fields = {k: v for k, v in body.items() if k in ("content", "embeds", "flags", "components")}
+        if method == "PATCH" and parts[-1] == "@original":
+            if interaction.original is None:
+                return _json({"message": "Unknown Message", "code": 10008}, status=404)
+            interaction.original.update(fields)
+            interaction.original["flags"] = interaction.original.get("flags", 0) & ~128
+            return _json(interaction.original)
+        if method == "POST" and len(parts) == 3:
+            m = self._message(interaction.channel_id, body.get("content") or "", BOT,
+                              **{k: v for k, v in fields.items() if k != "content"}, webhook_id=str(APP_ID))
+            interaction.followups.append(m)
+            return _json(m)
+        if method == "PATCH" and len(parts) == 5:
+            m = self.get_message(parts[4])
+            m.update(fields)
+            return _json(m)
+        return _json({"message": "unknown webhook route", "code": 0}, status=404)
