@@ -202,7 +202,12 @@ class Crawler:
                 self._follow(links, visit)
                 self._drop(url, "noindex")
                 return
-        title, sections = self._parse(url, body, kind)
+        try:
+            title, sections = self._parse(url, body, kind)
+        except ValueError as exc:  # corrupt or unreadable: like a page that is not there
+            self._follow(links, visit)
+            self._drop(url, f"unreadable: {exc}")
+            return
         if not any(s.text.strip() for s in sections):
             self._follow(links, visit)
             self._drop(url, "no text")
