@@ -22,7 +22,12 @@ def web_app(bot: SlackBot, path: str = EVENTS_PATH) -> web.Application:
     """An aiohttp app serving Slack's Events API, slash commands and interactions on ``path``."""
 
     async def events(request: web.Request) -> web.Response:
-        bolt_request = await to_bolt_request(request)
+        try:
+            bolt_request = await to_bolt_request(request)
+        except ValueError:
+            # Bolt parses the body before it checks the signature; junk is not worth a traceback
+            log.info("rejected a malformed request from %s", request.remote)
+            return web.json_response({"error": "malformed request"}, status=400)
         bolt_response = await bot.app.async_dispatch(bolt_request)
         return await to_aiohttp_response(bolt_response)
 

@@ -1,0 +1,115 @@
+"""The slash command: threaded and ephemeral answers, help, plugin commands."""
+
+from __future__ import annotations
+
+import json
+
+from bots.plugins.commands import ChatCommand, CommandContext, CommandOption, CommandReply
+from pipeline.question import Trigger
+
+
+async def test_ask_acks_at_once_and_answers_in_a_thread_restating_the_question(make_harness):
+    h = await make_harness()
+    status, body, elapsed = await h.command("what is the answer?")
+    assert status == 200 and body == "" and elapsed < 1.0
+
+    await h.fake.wait_for("chat.stopStream")
+    parent = h.fake.called("chat.postMessage")[0].params
+    assert parent["channel"] == "C111" and "thread_ts" not in parent
+    assert parent["text"] == "<@U222> asked: what is the answer?"
+    parent_ts = next(m.ts for m in h.fake.messages.values() if m.thread_ts is None)
+    start = h.fake.called("chat.startStream")[0].params
+    assert start["thread_ts"] == parent_ts and start["recipient_user_id"] == "U222"
+    (question,) = h.answerer.questions
+    assert question.trigger is Trigger.SLASH and question.place.thread == parent_ts
+
+
+async def test_ask_restatement_cannot_ping(make_harness):
+    h = await make_harness()
+    await h.command("<!channel> @here is the build broken?")
+    await h.fake.wait_for("chat.stopStream")
+    parent = h.fake.called("chat.postMessage")[0].params["text"]
+    assert "<!channel>" not in parent and "@here" not in parent
+    assert "channel" in parent and "is the build broken?" in parent
+
+
+async def test_ask_ephemeral_answers_through_response_url(make_harness):
+    h = await make_harness(slash_response="ephemeral")
+    status, body, _ = await h.command("what is the answer?")
+    assert status == 200
+    ack = json.loads(body)
+    assert ack["response_type"] == "ephemeral" and "what is the answer?" in ack["text"]
+
+    call = await h.fake.wait_for("response_url:cmd")
+    assert call.params["response_type"] == "ephemeral" and call.params["replace_original"] is True
+    texts = json.dumps(call.params["blocks"])
+    assert "The answer is 42" in texts and "docs.example.com/faq|FAQ" in texts
+    assert not h.fake.called("chat.postMessage") and not h.fake.called("chat.startStream")
+
+
+async def test_ask_without_text_shows_help(make_harness):
+    h = await make_harness()
+    status, body, _ = await h.command("")
+    assert status == 200 and "/ask" in json.loads(body)["text"]
+    assert h.answerer.questions == []
+
+
+async def test_ask_in_a_disallowed_channel_says_so(make_harness):
+    h = await make_harness(allowed_channels=["C999"])
+    status, body, _ = await h.command("anything", channel="C111")
+    assert status == 200 and "not enabled" in json.loads(body)["text"]
+    await h.bot.drain()
+    assert h.answerer.questions == []
+
+
+async def test_ask_when_the_bot_is_not_in_the_channel(make_harness):
+    h = await make_harness()
+    h.fake.fail("chat.postMessage", "not_in_channel")
+    await h.command("anything")
+    call = await h.fake.wait_for("response_url:cmd")
+    assert call.params["response_type"] == "ephemeral" and "/invite" in call.params["text"]
+    assert h.answerer.questions == []
+
+
+class Plugins:
+    """Stands in for the plugin host: only ``commands()`` is used by the runtime."""
+
+    def __init__(self, *commands: ChatCommand) -> None:
+        self._commands = list(commands)
+
+    def commands(self) -> list[ChatCommand]:
+        return self._commands
+
+
+async def test_ask_name_routes_to_a_plugin_command(make_harness):
+    seen: list[CommandContext] = []
+
+    async def glossary(ctx: CommandContext) -> CommandReply:
+        seen.append(ctx)
+        return CommandReply(f"{ctx.options['term']} means a lot <!channel>", ephemeral=False)
+
+    command = ChatCommand(
+        "glossary",
+        "Look a term up",
+        glossary,
+        options=(CommandOption("term", "the term", required=True), CommandOption("limit", "how many", type="int")),
+    )
+    h = await make_harness(runtime_kwargs={"plugins": Plugins(command)})
+    status, _, _ = await h.command("glossary vector store")
+    assert status == 200
+    call = await h.fake.wait_for("response_url:cmd")
+    assert call.params["response_type"] == "in_channel"
+    assert call.params["text"].startswith("vector store means a lot")
+    assert "<!channel>" not in call.params["text"]
+    assert seen[0].options["term"] == "vector store" and seen[0].user == "U222"
+    assert seen[0].place.channel == "C111"
+    assert h.answerer.questions == []  # not treated as a question
+
+    await h.command("glossary term=rag limit=many")
+    bad = await h.fake.wait_for("response_url:cmd", count=2)
+    assert bad.params["response_type"] == "ephemeral" and "limit" in bad.params["text"]
+
+    # an unknown first word is an ordinary question
+    await h.command("glossaries are nice?")
+    await h.fake.wait_for("chat.stopStream")
+    assert h.answerer.questions[0].text == "glossaries are nice?"
