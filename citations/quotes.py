@@ -254,32 +254,58 @@ def _meaningful(token: str, first: bool) -> bool:
     return not first and token[:1].isupper() and not _CJK_CHAR.match(token)
 
 
+def _hits(tokens: Sequence[str], first_at: int) -> list[str]:
+    hits = [t for i, t in enumerate(tokens) if _meaningful(t, first_at + i == 0)]
+    joined = "".join(tokens)
+    if not hits and _CJK_MEANING.search(joined):
+        hits = [joined]
+    return hits
+
+
 def _meaning_mismatch(quote: str, span: str) -> str:
     """Why ``quote`` misstates ``span``, or ``""`` when every meaning-bearing
-    token agrees."""
+    token agrees.
+
+    ``span`` is the aligned source text grown by a margin, so source words past
+    either end of the quote are expected and ignored, and so is a first or last
+    quote word cut in half; every other difference that touches a number,
+    negation, unit or name is a mismatch.
+    """
     q_tokens = _tokens(quote)
     s_tokens = _tokens(span)
     q_fold = [t.casefold() for t in q_tokens]
     s_fold = [t.casefold() for t in s_tokens]
-    for op in Levenshtein.opcodes(q_fold, s_fold):
+    ops = Levenshtein.opcodes(q_fold, s_fold)
+    equal = [k for k, op in enumerate(ops) if op.tag == "equal"]
+    for k, op in enumerate(ops):
         if op.tag == "equal":
             continue
         q_part = q_tokens[op.src_start : op.src_end]
         s_part = s_tokens[op.dest_start : op.dest_end]
-        if op.tag == "insert" and (op.src_start == 0 or op.src_start == len(q_tokens)):
-            continue  # the aligned span runs past the quote's ends
-        q_hits = [t for i, t in enumerate(q_part) if _meaningful(t, op.src_start + i == 0)]
-        s_hits = [t for i, t in enumerate(s_part) if _meaningful(t, op.dest_start + i == 0)]
-        joined_q, joined_s = "".join(q_part), "".join(s_part)
-        if not q_hits and _CJK_MEANING.search(joined_q):
-            q_hits = [joined_q]
-        if not s_hits and _CJK_MEANING.search(joined_s):
-            s_hits = [joined_s]
-        if q_hits or s_hits:
-            said = " ".join(q_part) or "nothing"
-            source = " ".join(s_part) or "nothing"
-            return f"the quote says {said!r} where the source says {source!r}"
+        leading = not equal or k < equal[0]
+        trailing = not equal or k > equal[-1]
+        if leading or trailing:
+            s_cf = [t.casefold() for t in s_part]
+            real = list(q_part)
+            if leading and real and any(t.endswith(real[0].casefold()) for t in s_cf):
+                real = real[1:]
+            if trailing and real and any(t.startswith(real[-1].casefold()) for t in s_cf):
+                real = real[:-1]
+            hits = _hits(real, op.src_start) if real else []
+            if hits:
+                near = s_part[-len(q_part) :] if leading and not trailing else s_part[: len(q_part)]
+                return _reason(q_part, near)
+            continue
+        if _hits(q_part, op.src_start) or _hits(s_part, op.dest_start):
+            return _reason(q_part, s_part)
     return ""
+
+
+def _reason(said: Sequence[str], source: Sequence[str]) -> str:
+    return (
+        f"the quote says {' '.join(said) or 'nothing'!r} "
+        f"where the source says {' '.join(source) or 'nothing'!r}"
+    )
 
 
 # -- finding the quote in a source ----------------------------------------------

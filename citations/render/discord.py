@@ -33,7 +33,7 @@ _LINE_LIMIT = 1000
 _SOURCES_TITLE = "Sources"
 
 _PINGS = re.compile(r"@(?=(?:everyone|here)\b)", re.IGNORECASE)
-_MD_SPECIAL = re.compile(r"([\\\[\]*_~`|>#-])")
+_MD_SPECIAL = re.compile(r"([\\\[\]*_~`|])")
 _URL_LIKE = re.compile(
     r"^\s*(?:[a-z][a-z0-9+.-]*://|www\.)|^[^\s/]+\.[a-z]{2,}(?:/|$)", re.IGNORECASE
 )

@@ -147,7 +147,12 @@ def segment_pieces(
             if start > pos:
                 pieces.extend(links(seg.text[pos:start], answer, allowed, link, prose, alt_link))
             block = seg.text[start:end]
-            fenced = _FENCE.match(block) is not None and "\n" in block
+            opener = _FENCE.match(block)
+            fenced = opener is not None and (
+                "\n" in block or end == len(seg.text) or seg.text[end : end + 1] == "\n"
+            )
+            if opener is not None and fenced:
+                block = _closed(block, opener.group(1))
             pieces.append(Piece(code(block), atom=not fenced, code=fenced))
             pos = end
         if pos < len(seg.text):
@@ -158,6 +163,16 @@ def segment_pieces(
             alt = alt_marker(number, url) if alt_marker is not None else None
             pieces.append(Piece(marker(number, url), atom=True, alt=alt))
     return pieces
+
+
+def _closed(block: str, fence: str) -> str:
+    """A fenced block the model never closed gets its closing fence, so the
+    rest of the message does not render as code."""
+    lines = block.rstrip("\n").split("\n")
+    last = lines[-1].strip() if len(lines) > 1 else ""
+    if last.startswith(fence[0] * len(fence)) and last.strip(fence[0]) == "":
+        return block
+    return block.rstrip("\n") + "\n" + fence
 
 
 _BREAKS = ("\n\n", "\n", ". ", " ")

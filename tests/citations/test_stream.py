@@ -1,0 +1,252 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from citations import MAX_HOLDBACK, CitationStream, Source, resolve
+from tests.citations.profiles import PROPERTY
+
+URLS = ["a.html#chap1", "a.html#chap2", "b.pdf", "b.pdf", "c.pdf", "d.csv"]
+EXAMPLE = "Yes[1](id=3), certainly[2](id=2), no[3](id=4), yes[4](id=1), yes[5](id=5)"
+EXPECTED = "Yes[1], certainly[2], no[1], yes[3], yes[4]"
+
+
+def sources(urls: list[str] = URLS) -> list[Source]:
+    return [Source(i + 1, url, f"Title {i + 1}", f"text {i + 1}") for i, url in enumerate(urls)]
+
+
+def stream(
+    text_parts: list[str], srcs: list[Source] | None = None, **opts: bool
+) -> tuple[str, CitationStream]:
+    s = CitationStream(srcs if srcs is not None else sources(), **opts)
+    out = "".join(s.feed(p) for p in text_parts) + s.close()
+    return out, s
+
+
+def test_reference_example_whole() -> None:
+    answer = resolve(EXAMPLE, sources())
+    assert answer.text == EXPECTED
+    assert [(r.number, r.url) for r in answer.references] == [
+        (1, "b.pdf"),
+        (2, "a.html#chap2"),
+        (3, "a.html#chap1"),
+        (4, "c.pdf"),
+    ]
+    assert [s.id for s in answer.references[0].sources] == [3, 4]
+    assert all("d.csv" not in r.url for r in answer.references)
+    assert answer.warnings == ()
+
+
+def test_reference_example_split_at_every_character() -> None:
+    whole = resolve(EXAMPLE, sources())
+    out, s = stream(list(EXAMPLE))
+    assert out == EXPECTED
+    assert s.answer == whole
+    for cut in range(len(EXAMPLE) + 1):
+        out, s = stream([EXAMPLE[:cut], EXAMPLE[cut:]])
+        assert out == EXPECTED, cut
+        assert s.answer == whole, cut
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        ("A[1](id=3).", "A[1]."),
+        ("A[3].", "A[1]."),
+        ("A[3, 5].", "A[1][2]."),
+        ("A[3;5].", "A[1][2]."),
+        ("A[3][5].", "A[1][2]."),
+        ("A【3†source】.", "A[1]."),
+        ("A【3:0†source】.", "A[1]."),
+        ("A[^3].", "A[1]."),
+        ("A[3][4].", "A[1]."),  # same URL: one number, not repeated
+        ("A[ 3 ].", "A[1]."),
+        ("A [3] B [5] C [4]", "A [1] B [2] C [1]"),
+    ],
+)
+def test_marker_forms(written: str, shown: str) -> None:
+    assert resolve(written, sources()).text == shown
+    out, _ = stream(list(written))
+    assert out == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use `x[3]` here",
+        "Use ``a ` [3] b`` here",
+        "```\nlist[3] = 1\n```",
+        "~~~python\nx[1](id=3)\n~~~",
+        "See [the docs](https://x.com/a[3]) now",
+        "See [3](https://example.com/page) now",
+        "[3]: https://example.com/ref",
+        "[^3]: a footnote definition",
+        "An array a[]; a bracket [ 3 b ]",
+        "[12345678901] is not an id",
+        "【3†",
+    ],
+)
+def test_never_rewritten(text: str) -> None:
+    answer = resolve(text, sources())
+    assert answer.text == text
+    out, _ = stream(list(text))
+    assert out == text
+
+
+def test_code_then_marker_resumes() -> None:
+    text = "```\nx[3]\n```\nafter[3] and `y[3]` then[5]"
+    assert resolve(text, sources()).text == "```\nx[3]\n```\nafter[1] and `y[3]` then[2]"
+
+
+def test_unclosed_inline_code_ends_at_paragraph() -> None:
+    text = "a stray ` tick [3]\n\nnext paragraph[3]"
+    assert resolve(text, sources()).text == "a stray ` tick [3]\n\nnext paragraph[1]"
+
+
+def test_invented_ids_dropped_with_warning() -> None:
+    answer = resolve("A[9] B[3] C[9, 5] D[99](id=42)", sources())
+    assert answer.text == "A B[1] C[2] D"
+    # one warning per invented id, however often it is cited
+    assert len(answer.warnings) == 2
+    assert "id 9 " in answer.warnings[0] and "id 42 " in answer.warnings[1]
+    assert [r.number for r in answer.references] == [1, 2]
+
+
+def test_uncited_sources_not_listed() -> None:
+    answer = resolve("Only[5].", sources())
+    assert [r.url for r in answer.references] == ["c.pdf"]
+
+
+def test_merge_fragments_option() -> None:
+    answer = resolve("x[1] y[2]", sources(), merge_fragments=True)
+    assert answer.text == "x[1] y[1]"
+    assert [r.url for r in answer.references] == ["a.html"]
+    assert [s.id for s in answer.references[0].sources] == [1, 2]
+
+
+def test_dedupe_uses_canonical_url() -> None:
+    srcs = sources(
+        [
+            "https://Example.com/a/?utm_source=x&b=1",
+            "https://example.com:443/a?b=1",
+            "https://example.com/a?b=2",
+        ]
+    )
+    answer = resolve("x[1] y[2] z[3]", srcs)
+    assert answer.text == "x[1] y[1] z[2]"
+
+
+def test_refusal_lists_nothing() -> None:
+    answer = resolve("I couldn't find this in the knowledge base[3].", sources())
+    assert answer.references == ()
+    assert answer.text == "I couldn't find this in the knowledge base."
+    assert any("declines" in w for w in answer.warnings)
+
+
+def test_segments_and_text_agree_with_display() -> None:
+    out, s = stream(["Alpha [3", "] beta[5][4", "]. Gamma"])
+    assert out == s.answer.text == "Alpha [1] beta[2][1]. Gamma"
+    assert [(seg.text, seg.citations) for seg in s.answer.segments] == [
+        ("Alpha ", (1,)),
+        (" beta", (2, 1)),
+        (". Gamma", ()),
+    ]
+
+
+def test_feed_after_close_raises() -> None:
+    s = CitationStream(sources())
+    s.close()
+    with pytest.raises(RuntimeError):
+        s.feed("x")
+
+
+def test_holdback_is_bounded_on_adversarial_input() -> None:
+    s = CitationStream(sources())
+    shown = 0
+    text = "[" + "1, " * 200 + "]" + "【1†" + "x" * 200 + "[^" + "9" * 50
+    for fed, char in enumerate(text, 1):
+        shown += len(s.feed(char))
+        assert fed - shown <= MAX_HOLDBACK
+    s.close()
+
+
+# -- hypothesis: split invariance ------------------------------------------------
+
+_pieces = st.one_of(
+    st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12),
+    st.sampled_from(
+        [
+            "[1]",
+            "[3]",
+            "[42]",
+            "[1, 5]",
+            "[2;6]",
+            "[^4]",
+            "[1](id=3)",
+            "[7](id=99)",
+            "【2†source】",
+            "【5:1†source】",
+            "【x†",
+            "`",
+            "``",
+            "```\n",
+            "~~~\n",
+            "\n",
+            "\n\n",
+            "[docs](https://x.com/p[1])",
+            "[3](http://u.rl)",
+            "](",
+            "[",
+            "]",
+            "(",
+            ")",
+            "[1]: ",
+            " ",
+            "(id=",
+            "[1](id",
+            "I couldn't find it. ",
+        ]
+    ),
+)
+_text = st.lists(_pieces, max_size=30).map("".join)
+
+
+@st.composite
+def _splits(draw: st.DrawFn) -> tuple[str, list[str]]:
+    text = draw(_text)
+    cuts = sorted(draw(st.lists(st.integers(0, len(text)), max_size=12)))
+    parts, prev = [], 0
+    for cut in cuts:
+        parts.append(text[prev:cut])
+        prev = cut
+    parts.append(text[prev:])
+    return text, parts
+
+
+@PROPERTY
+@given(_splits())
+def test_split_invariance(case: tuple[str, list[str]]) -> None:
+    text, parts = case
+    whole_out, whole = stream([text])
+    split_out, split = stream(parts)
+    assert split_out == whole_out
+    assert split.answer == whole.answer
+    assert whole.answer.text == whole_out or whole.answer.references == ()
+
+
+@PROPERTY
+@given(_text)
+def test_char_by_char_equals_whole_and_holdback_bound(text: str) -> None:
+    whole_out, whole = stream([text])
+    s = CitationStream(sources())
+    shown = 0
+    out = []
+    for fed, char in enumerate(text, 1):
+        piece = s.feed(char)
+        out.append(piece)
+        shown += len(piece)
+        assert fed - shown <= MAX_HOLDBACK
+    out.append(s.close())
+    assert "".join(out) == whole_out
+    assert s.answer == whole.answer

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+import pytest
+
+from citations import canonical_url, is_refusal
+
+
+@pytest.mark.parametrize(
+    ("url", "canonical"),
+    [
+        ("HTTPS://Example.COM:443/a/?utm_source=x&b=2&a=1", "https://example.com/a?a=1&b=2"),
+        ("http://example.com:80", "http://example.com/"),
+        ("http://example.com/", "http://example.com/"),
+        ("http://example.com:8080/docs/", "http://example.com:8080/docs"),
+        ("https://x.com/p?fbclid=1&gclid=2&UTM_medium=m&q=1", "https://x.com/p?q=1"),
+        ("https://x.com/a.html#chap1", "https://x.com/a.html#chap1"),
+        ("https://x.com/a#sec:~:text=hello", "https://x.com/a#sec"),
+        ("a.html#chap2", "a.html#chap2"),
+        ("file:///srv/docs/guide.md#install", "file:///srv/docs/guide.md#install"),
+        ("  https://x.com  ", "https://x.com/"),
+        ("http://[::1", "http://[::1"),  # malformed: returned as written
+    ],
+)
+def test_canonical_url(url: str, canonical: str) -> None:
+    assert canonical_url(url) == canonical
+
+
+def test_fragments_kept_or_merged() -> None:
+    assert canonical_url("https://x.com/a.html#chap1") != canonical_url(
+        "https://x.com/a.html#chap2"
+    )
+    assert (
+        canonical_url("https://x.com/a.html#chap1", merge_fragments=True) == "https://x.com/a.html"
+    )
+    assert canonical_url("a.html#chap1", merge_fragments=True) == "a.html"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I couldn't find this in the knowledge base.",
+        "I could not find any information about quotas [1].",
+        "The provided sources do not mention the price.",
+        "I don't know.",
+        "Sorry, this cannot be answered from the documents.",
+        "見つかりませんでした。",
+        "找不到相关信息。",
+        "관련 정보를 찾을 수 없습니다.",
+    ],
+)
+def test_refusals(text: str) -> None:
+    assert is_refusal(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quotas reset daily [1].",
+        "",
+        "The API supports streaming [1]. " * 10 + "The docs don't mention pricing, though.",
+        "Not found errors mean the path is wrong [2].",
+    ],
+)
+def test_answers_are_not_refusals(text: str) -> None:
+    assert not is_refusal(text)
