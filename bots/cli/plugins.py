@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 
 import click
@@ -11,12 +12,22 @@ from bots.plugins.manager import PluginHost, PluginInfo
 
 @cli.command("plugins")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--check", is_flag=True, help="Exit with status 1 if a plugin is broken or has problems.")
+@click.option(
+    "--check", is_flag=True, help="Exit with status 1 if a plugin is broken or has problems."
+)
 @click.pass_context
 @friendly
 def plugins_command(ctx: click.Context, as_json: bool, check: bool) -> None:
     """List the installed plugins, their hooks and what they register."""
-    infos = PluginHost(settings_from(ctx).plugins).describe()
+    settings = settings_from(ctx)
+    quiet = logging.getLogger().getEffectiveLevel() > logging.INFO
+    plugin_log = logging.getLogger("citebot.plugins")
+    if quiet:  # the report below says it all; -v adds the tracebacks
+        plugin_log.disabled = True
+    try:
+        infos = PluginHost(settings.plugins).describe()
+    finally:
+        plugin_log.disabled = False
     if as_json:
         click.echo(json.dumps([i.to_json() for i in infos], indent=2, ensure_ascii=False))
     else:
@@ -24,13 +35,16 @@ def plugins_command(ctx: click.Context, as_json: bool, check: bool) -> None:
             if i:
                 click.echo()
             _show(info)
-    if check and any(info.status == "broken" or info.problems for info in infos):
+    troubled = any(info.status == "broken" or info.problems for info in infos)
+    if troubled and quiet and not as_json:
+        click.echo("\n(run `citebot -v plugins` to see the tracebacks)", err=True)
+    if check and troubled:
         sys.exit(1)
 
 
 def _show(info: PluginInfo) -> None:
     origin = info.source + (f", {info.distribution}" if info.distribution else "")
-    status = info.status
+    status: str = info.status
     if info.status == "loaded" and info.problems:
         status = f"loaded with {len(info.problems)} problem{'s' if len(info.problems) > 1 else ''}"
     click.echo(f"{info.name}  [{status}]  {info.module} ({origin})")

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bots.plugins.commands import ChatCommand, CommandContext, CommandOption, CommandReply
 from bots.plugins.hookspecs import hookimpl
+from connectors.errors import ConnectorError
+
+if TYPE_CHECKING:
+    from connectors.store.manifest import Entry
 
 log = logging.getLogger("citebot.plugins.builtin")
 
@@ -24,7 +29,11 @@ async def show_help(context: CommandContext) -> CommandReply:
     lines = ["Commands:"]
     for command in context.runtime.commands:
         lines.append(f"• `{command.usage(prefix)}`: {command.description}")
-    ask = f"{context.runtime.settings.slack.slash_command} <question>" if prefix != "/" else "/ask <question>"
+    ask = (
+        f"{context.runtime.settings.slack.slash_command} <question>"
+        if prefix != "/"
+        else "/ask <question>"
+    )
     lines.append(f"To ask a question, mention me, send me a direct message, or use `{ask}`.")
     return CommandReply("\n".join(lines))
 
@@ -33,49 +42,51 @@ async def show_sources(context: CommandContext) -> CommandReply:
     where = "this channel" if context.place.channel else "here"
     if context.scope is not None and not context.scope:
         return CommandReply(f"No knowledge collections are open to {where}.")
+    settings = context.runtime.settings
     try:
-        listing = await asyncio.to_thread(_list_sources, context.runtime.settings, context.scope)
-    except SourcesUnavailable as exc:
-        return CommandReply(f"I can't list the knowledge base right now: {exc}")
-    except Exception as exc:
+        entries = await asyncio.to_thread(
+            _ingested, settings.data_dir, settings.store.kind, context.scope
+        )
+    except Exception as exc:  # a ConnectorError says what is wrong in one line
         log.exception("listing sources failed")
-        return CommandReply(f"I can't list the knowledge base right now ({type(exc).__name__}).")
-    limit = max(1, int(context.options.get("limit") or 20))
+        detail = str(exc) if isinstance(exc, ConnectorError) else type(exc).__name__
+        return CommandReply(f"I can't list the knowledge base right now ({detail}).")
     scope = "all collections" if context.scope is None else ", ".join(context.scope)
-    if not listing:
-        return CommandReply(f"The knowledge base open to {where} ({scope}) is empty.")
-    lines = [f"The knowledge base open to {where} ({scope}) holds {len(listing)} sources:"]
-    for item in listing[:limit]:
-        lines.append(f"• {item['title'] or item['url']} ({item['collection']}) {item['url']}")
-    if len(listing) > limit:
-        lines.append(f"…and {len(listing) - limit} more.")
+    if not entries:
+        return CommandReply(
+            f"Nothing has been ingested into the knowledge base open to {where} ({scope})."
+        )
+    by_collection: dict[str, list[Entry]] = {}
+    for entry in entries:
+        by_collection.setdefault(entry.collection, []).append(entry)
+    limit = max(1, int(context.options.get("limit") or 20))
+    lines = [
+        f"The knowledge base open to {where} holds {len(entries):,} "
+        f"document{'s' if len(entries) != 1 else ''} ({scope}):"
+    ]
+    shown = 0
+    for collection, items in sorted(by_collection.items()):
+        lines.append(f"*{collection}* ({len(items):,})")
+        for entry in items[: max(0, limit - shown)]:
+            title = entry.title or entry.key
+            lines.append(f"• {title} <{entry.url}>" if entry.url else f"• {title}")
+            shown += 1
+    if shown < len(entries):
+        lines.append(f"…and {len(entries) - shown:,} more.")
     return CommandReply("\n".join(lines))
 
 
-class SourcesUnavailable(Exception):
-    """The store cannot be listed (no store module in this install, nothing ingested yet)."""
+def _ingested(data_dir: Path, store: str, scope: tuple[str, ...] | None) -> list[Entry]:
+    """What ingestion recorded, without opening the store (and loading the embedder)."""
+    # imported here: the store package pulls in LlamaIndex, too slow for every plugin load
+    from connectors.store.manifest import FILE as MANIFEST_FILE
+    from connectors.store.manifest import Manifest
 
-
-def _list_sources(settings: Any, scope: tuple[str, ...] | None) -> list[dict[str, str]]:
-    try:
-        from connectors.factory import open_store  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        raise SourcesUnavailable("this install has no knowledge store.") from None
-    store = open_store(settings)
-    items = store.sources() if hasattr(store, "sources") else []
-    found = []
-    for item in items:
-        collection = str(getattr(item, "collection", "default"))
-        if scope is not None and collection not in scope:
-            continue
-        found.append(
-            {
-                "title": str(getattr(item, "title", "") or ""),
-                "url": str(getattr(item, "url", "") or getattr(item, "key", "")),
-                "collection": collection,
-            }
-        )
-    return found
+    if not (Path(data_dir) / MANIFEST_FILE).exists():
+        return []
+    with Manifest(data_dir, store) as manifest:
+        entries = manifest.entries()
+    return [e for e in entries if not e.pending and (scope is None or e.collection in scope)]
 
 
 async def show_feedback_stats(context: CommandContext) -> CommandReply:
@@ -112,5 +123,7 @@ def register_commands() -> list[ChatCommand]:
             show_sources,
             options=(CommandOption("limit", "How many sources to list", type="int", default=20),),
         ),
-        ChatCommand("feedback-stats", "Show how people rated the bot's answers.", show_feedback_stats),
+        ChatCommand(
+            "feedback-stats", "Show how people rated the bot's answers.", show_feedback_stats
+        ),
     ]

@@ -76,7 +76,12 @@ class ChatCommand:
         """``/ask glossary term:<text> [limit:<int>]``; ``prefix`` ends with a space or ``/``."""
         parts = [f"{prefix}{self.name}"]
         for opt in self.options:
-            shown = "|".join(opt.choices) if opt.choices else f"<{_TYPE_WORDS[opt.type]}>"
+            if opt.choices:
+                shown = "|".join(opt.choices)
+            elif opt.type == "bool":
+                shown = "yes|no"
+            else:
+                shown = f"<{_TYPE_WORDS.get(opt.type, opt.type)}>"
             parts.append(f"{opt.name}:{shown}" if opt.required else f"[{opt.name}:{shown}]")
         return " ".join(parts)
 
@@ -175,7 +180,11 @@ def coerce_options(command: ChatCommand, raw: Mapping[str, Any]) -> dict[str, An
     if unknown:
         raise OptionError(
             f"/{command.name} has no option {unknown[0]!r}"
-            + (f" (options: {', '.join(o.name for o in command.options)})" if command.options else "")
+            + (
+                f" (options: {', '.join(o.name for o in command.options)})"
+                if command.options
+                else ""
+            )
         )
     values: dict[str, Any] = {}
     for opt in command.options:
@@ -193,7 +202,8 @@ def parse_options(command: ChatCommand, text: str) -> dict[str, Any]:
     """Options from free text, as typed after ``/ask NAME``.
 
     ``name:value`` and ``name=value`` set an option; bare words fill the
-    options in order, and surplus words join the last text option, so
+    other options in order. A word that does not fit the next option (or
+    comes after the last one) continues the text option before it, so
     ``/ask glossary vector store`` works without quotes.
     """
     try:
@@ -211,18 +221,26 @@ def parse_options(command: ChatCommand, text: str) -> dict[str, Any]:
         else:
             bare.append(word)
     free = [o for o in command.options if o.name not in named]
-    for i, opt in enumerate(free):
-        if not bare:
-            break
-        last = i == len(free) - 1
-        if last and opt.type == "str" and not opt.choices:
-            named[opt.name] = " ".join(bare)
-            bare = []
-        else:
-            named[opt.name] = bare.pop(0)
-    if bare:
-        raise OptionError(f"too many values for /{command.name}: usage {command.usage()}")
+    text_option: CommandOption | None = None  # the free-text option the last word went to
+    for word in bare:
+        upcoming = free[0] if free else None
+        if text_option is not None and (upcoming is None or not _fits(upcoming, word)):
+            named[text_option.name] += " " + word
+            continue
+        if upcoming is None:
+            raise OptionError(f"too many values for /{command.name}: usage {command.usage()}")
+        named[upcoming.name] = word
+        free.pop(0)
+        text_option = upcoming if upcoming.type == "str" and not upcoming.choices else None
     return coerce_options(command, named)
+
+
+def _fits(opt: CommandOption, word: str) -> bool:
+    try:
+        _convert(opt, word)
+    except OptionError:
+        return False
+    return True
 
 
 def _split_named(word: str) -> tuple[str, str, str]:
@@ -246,13 +264,17 @@ async def invoke(command: ChatCommand, context: CommandContext) -> CommandReply:
         if inspect.isawaitable(result):
             result = await asyncio.wait_for(result, timeout)
     except TimeoutError:
-        log.warning("command /%s (plugin %s) timed out after %ss", command.name, command.plugin, timeout)
+        log.warning(
+            "command /%s (plugin %s) timed out after %ss", command.name, command.plugin, timeout
+        )
         return CommandReply(f"Sorry, /{command.name} took too long and was stopped.")
     except OptionError as exc:
         return CommandReply(str(exc))
     except Exception:
         log.exception("command /%s (plugin %s) failed", command.name, command.plugin or "?")
-        return CommandReply(f"Sorry, /{command.name} failed. The error was logged for the operators.")
+        return CommandReply(
+            f"Sorry, /{command.name} failed. The error was logged for the operators."
+        )
     if isinstance(result, CommandReply):
         return result
     if isinstance(result, str):

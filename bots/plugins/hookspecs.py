@@ -13,7 +13,7 @@ never fatal.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pluggy
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from bots.plugins.commands import ChatCommand
     from bots.plugins.refusal import Refusal
     from bots.runtime import Runtime
+    from citations.render.style import CitationStyle
     from connectors.documents import Document
     from pipeline.events import Done
     from pipeline.ports import Grader
@@ -53,7 +54,7 @@ def register_graders() -> Mapping[str, GraderFactory] | None:
 
 
 @hookspec
-def register_citation_styles() -> Sequence[Any] | None:
+def register_citation_styles() -> Sequence[CitationStyle] | None:
     """Citation styles (``citations.render.CitationStyle``), each known by its ``name``."""
 
 

@@ -29,6 +29,7 @@ from bots.plugins import hookspecs
 from bots.plugins.commands import ChatCommand, problems
 from bots.plugins.refusal import Refusal
 from bots.settings.sections import PluginSettings
+from citations.render.style import CitationStyle
 from pipeline.events import Done
 from pipeline.question import Question
 
@@ -125,13 +126,15 @@ class PluginHost:
             self._infos.setdefault(name, info)
             return
         if name in self._infos:
-            log.warning("plugin name %r is used twice; %s (%s) was not loaded", name, module, source)
+            log.warning(
+                "plugin name %r is used twice; %s (%s) was not loaded", name, module, source
+            )
             return
         self._infos[name] = info
         try:
             plugin = load()
         except (Exception, SystemExit) as exc:
-            self._broken(info, f"import failed: {_one_line(exc)}")
+            self._broken(info, f"import failed: {_one_line(exc)}", exc)
             return
         self._register(info, plugin)
 
@@ -155,7 +158,7 @@ class PluginHost:
         try:
             self._pm.register(plugin, name=info.name)
         except Exception as exc:  # pluggy.PluginValidationError: a bad hook signature
-            self._broken(info, f"invalid plugin: {_one_line(exc)}")
+            self._broken(info, f"invalid plugin: {_one_line(exc)}", exc)
             return
         callers = self._pm.get_hookcallers(plugin) or []
         info.hooks = tuple(sorted(c.name for c in callers))
@@ -173,16 +176,18 @@ class PluginHost:
             names.add(info.distribution.split(" ")[0])
         return bool(names & self._disabled)
 
-    def _broken(self, info: PluginInfo, problem: str) -> None:
+    def _broken(self, info: PluginInfo, problem: str, exc: BaseException) -> None:
         info.status = "broken"
         info.problems.append(problem)
-        log.error("plugin %s is broken and was not loaded: %s", info.name, problem)
+        log.error("plugin %s is broken and was not loaded: %s", info.name, problem, exc_info=exc)
 
     # -- calling hooks ---------------------------------------------------------
 
     def _impls(self, hook: str, *, call_order: bool) -> list[HookImpl]:
         impls = [
-            i for i in getattr(self._pm.hook, hook).get_hookimpls() if not (i.hookwrapper or i.wrapper)
+            i
+            for i in getattr(self._pm.hook, hook).get_hookimpls()
+            if not (i.hookwrapper or i.wrapper)
         ]
         # pluggy calls the last registered first (tryfirst/trylast respected)
         return impls[::-1] if call_order else impls
@@ -265,13 +270,23 @@ class PluginHost:
             owners: dict[str, str] = {}
             for plugin, value in self._collect(hook):
                 if not isinstance(value, Mapping):
-                    self._failed(plugin, hook, f"must return a dict of name → factory, not {type(value).__name__}")
+                    self._failed(
+                        plugin,
+                        hook,
+                        f"must return a dict of name → factory, not {type(value).__name__}",
+                    )
                     continue
                 for name, factory in value.items():
                     if not isinstance(name, str) or not name or not callable(factory):
-                        self._failed(plugin, hook, f"{name!r} is not a name with a callable factory")
+                        self._failed(
+                            plugin, hook, f"{name!r} is not a name with a callable factory"
+                        )
                     elif name in found:
-                        self._failed(plugin, hook, f"{kind[:-1]} {name!r} is already registered by {owners[name]}")
+                        self._failed(
+                            plugin,
+                            hook,
+                            f"{kind[:-1]} {name!r} is already registered by {owners[name]}",
+                        )
                     else:
                         found[name], owners[name] = factory, plugin
                         self._provide(plugin, kind, name)
@@ -285,21 +300,33 @@ class PluginHost:
     def graders(self) -> dict[str, hookspecs.GraderFactory]:
         return self._named("register_graders", "graders")
 
-    def citation_styles(self) -> dict[str, Any]:
+    def citation_styles(self) -> dict[str, CitationStyle]:
         if "citation_styles" not in self._cache:
-            found: dict[str, Any] = {}
+            found: dict[str, CitationStyle] = {}
             for plugin, value in self._collect("register_citation_styles"):
                 for style in _as_list(value):
                     name = getattr(style, "name", None)
-                    if not isinstance(name, str) or not name:
-                        self._failed(plugin, "register_citation_styles", f"{style!r} has no name")
+                    if (
+                        not isinstance(style, CitationStyle)
+                        or not isinstance(name, str)
+                        or not name
+                    ):
+                        self._failed(
+                            plugin,
+                            "register_citation_styles",
+                            f"{style!r} is not a CitationStyle (a name and render(answer))",
+                        )
                     elif name in found:
-                        self._failed(plugin, "register_citation_styles", f"style {name!r} is registered twice")
+                        self._failed(
+                            plugin,
+                            "register_citation_styles",
+                            f"style {name!r} is registered twice",
+                        )
                     else:
                         found[name] = style
                         self._provide(plugin, "citation_styles", name)
             self._cache["citation_styles"] = found
-        styles: dict[str, Any] = self._cache["citation_styles"]
+        styles: dict[str, CitationStyle] = self._cache["citation_styles"]
         return dict(styles)
 
     # -- events --------------------------------------------------------------
@@ -310,12 +337,19 @@ class PluginHost:
         """The question as the plugins rewrote it, or the first refusal. Never raises."""
         current = question
         for impl in self._impls("before_question", call_order=True):
-            outcome = await self._call(impl, "before_question", {"question": current, "runtime": runtime})
+            outcome = await self._call(
+                impl, "before_question", {"question": current, "runtime": runtime}
+            )
             if outcome is _FAILED or outcome is None:
                 continue
             if isinstance(outcome, Refusal):
                 text = outcome.text.strip() or "Sorry, I can't answer that here."
-                log.info("plugin %s refused question %s (%s)", impl.plugin_name, question.id, outcome.reason)
+                log.info(
+                    "plugin %s refused question %s (%s)",
+                    impl.plugin_name,
+                    question.id,
+                    outcome.reason,
+                )
                 return replace(outcome, text=text, plugin=impl.plugin_name)
             if not isinstance(outcome, Question):
                 self._failed(
@@ -343,7 +377,9 @@ class PluginHost:
                 continue
             if not isinstance(outcome, Done):
                 self._failed(
-                    impl.plugin_name, "after_answer", f"returned {type(outcome).__name__}, not a Done or None"
+                    impl.plugin_name,
+                    "after_answer",
+                    f"returned {type(outcome).__name__}, not a Done or None",
                 )
                 continue
             current = outcome
@@ -369,7 +405,9 @@ def _kept_in_place(before: Question, after: Question, plugin: str) -> Question:
     if before.scope is not None:
         kept = tuple(c for c in scope if c in before.scope) if scope is not None else before.scope
         if kept != scope:
-            log.warning("plugin %s tried to widen the knowledge scope of %s; kept it", plugin, before.id)
+            log.warning(
+                "plugin %s tried to widen the knowledge scope of %s; kept it", plugin, before.id
+            )
         scope = kept
     return replace(
         after,
@@ -413,5 +451,7 @@ def _own_distribution() -> str | None:
 
 
 def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+    text = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+    if len(text) > 300:
+        text = text[:299] + "…"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -76,9 +76,13 @@ def register_commands() -> list[ChatCommand]:
             glossary,
             options=(
                 CommandOption("term", "The term to look up", required=True),
-                CommandOption("lang", "Language of the definition", choices=("en", "de"), default="en"),
+                CommandOption(
+                    "lang", "Language of the definition", choices=("en", "de"), default="en"
+                ),
                 CommandOption("related", "How many related terms to list", type="int", default=0),
-                CommandOption("public", "Show the answer to the whole channel", type="bool", default=False),
+                CommandOption(
+                    "public", "Show the answer to the whole channel", type="bool", default=False
+                ),
             ),
         )
     ]
@@ -106,7 +110,12 @@ async def after_answer(question: Question, done: Done) -> Done | None:
         note = Segment("\n\n_This answer comes from the web, not from our docs._")
         return replace(done, answer=replace(done.answer, segments=(*done.answer.segments, note)))
     if done.route is Route.NO_ANSWER:
-        log.warning("escalated to a maintainer: question %s in %s: %s", question.id, question.place, question.text)
+        log.warning(
+            "escalated to a maintainer: question %s in %s: %s",
+            question.id,
+            question.place,
+            question.text,
+        )
         note = Segment("\n\nI've passed this question on to a maintainer.")
         return replace(done, answer=replace(done.answer, segments=(*done.answer.segments, note)))
     return None

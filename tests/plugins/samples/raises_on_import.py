@@ -1,0 +1,3 @@
+"""A plugin whose import fails."""
+
+raise RuntimeError("boom at import")
