@@ -251,7 +251,7 @@ class RedisLimiter:
 
         self.limits = limits
         self._redis = client if client is not None else aioredis.Redis.from_url(redis_url)
-        self._script = self._redis.register_script(_LUA)
+        self._sha: str | None = None
         self._warned_at = 0.0
 
     async def check(self, question: Question) -> Refusal | None:
@@ -266,7 +266,7 @@ class RedisLimiter:
         for bucket in rules.buckets:
             args += [repr(bucket.rate / 1000), bucket.burst]
         try:
-            index, wait_ms = await self._script(keys=keys, args=args)
+            index, wait_ms = await self._run(keys, args)
         except Exception as exc:  # Redis down or misconfigured: answer rather than refuse all
             metrics.error("redis")
             if time.monotonic() - self._warned_at > 60:
@@ -284,6 +284,19 @@ class RedisLimiter:
             wait = float(wait_ms) / 1000
         metrics.rate_limited(question.place.platform, limit)
         return Refusal(limit, wait, _message(limit, wait, rules.daily_cap))
+
+    async def _run(self, keys: list[str], args: list[Any]) -> Any:
+        from redis.exceptions import NoScriptError
+
+        # Load first rather than try EVALSHA blind: a failed EVALSHA costs a round trip
+        # on every fresh server, and some RESP servers drop the connection on it.
+        if self._sha is None:
+            self._sha = await self._redis.script_load(_LUA)
+        try:
+            return await self._redis.evalsha(self._sha, len(keys), *keys, *args)
+        except NoScriptError:  # the server restarted and forgot its scripts
+            self._sha = await self._redis.script_load(_LUA)
+            return await self._redis.evalsha(self._sha, len(keys), *keys, *args)
 
     async def aclose(self) -> None:
         await self._redis.aclose()

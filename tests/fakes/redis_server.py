@@ -2,7 +2,8 @@
 
 Without the Debian package, fakeredis's TCP server speaks the same RESP
 protocol (Lua included, through lupa), so the real ``redis`` client still runs
-against a socket.
+against a socket. ``TEST_REDIS=fake`` picks fakeredis even when the real one
+is installed.
 
     with redis_server() as url:
         client = redis.asyncio.Redis.from_url(url)
@@ -11,6 +12,7 @@ against a socket.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import subprocess
@@ -86,11 +88,13 @@ def _fake() -> Iterator[str]:
 @contextlib.contextmanager
 def redis_server() -> Iterator[str]:
     """Yields a ``redis://`` URL for an empty, private Redis; stops it afterwards."""
-    binary = shutil.which("redis-server")
+    binary = None if os.environ.get("TEST_REDIS") == "fake" else shutil.which("redis-server")
     with _real(binary) if binary else _fake() as url:
         yield url
 
 
 def kind() -> str:
     """Which server :func:`redis_server` starts, for test ids and reports."""
+    if os.environ.get("TEST_REDIS") == "fake":
+        return "fakeredis"
     return "redis-server" if shutil.which("redis-server") else "fakeredis"

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
+import redis
 
 from bots.ops import metrics
 from bots.ops.limits import MemoryLimiter, RedisLimiter, Refusal, build_limiter, human_wait
@@ -13,6 +14,7 @@ from bots.settings import load_settings
 from bots.settings.sections import LimitSettings
 from pipeline.question import Place, Question, Trigger
 from tests.fakes.redis_server import free_port
+from tests.fakes.redis_server import kind as redis_kind
 
 
 class Clock:
@@ -148,6 +150,21 @@ async def test_redis_bucket_refills(redis_url: str) -> None:
             assert time.monotonic() < deadline, "the bucket never refilled"
             await asyncio.sleep(0.01)
     finally:
+        await limiter.aclose()
+
+
+@pytest.mark.skipif(redis_kind() == "fakeredis", reason="fakeredis's TCP server drops the connection on NOSCRIPT")
+async def test_redis_limiter_reloads_its_script_after_a_restart(redis_url: str) -> None:
+    limiter = RedisLimiter(limits(user_burst=2), redis_url)
+    admin = redis.Redis.from_url(redis_url)
+    try:
+        assert await limiter.check(ask()) is None
+        admin.script_flush()
+        assert await limiter.check(ask()) is None
+        refused = await limiter.check(ask())
+        assert refused is not None and refused.limit == "user"
+    finally:
+        admin.close()
         await limiter.aclose()
 
 
