@@ -17,6 +17,7 @@ class PipelineSettings(BaseModel):
     generate_timeout: float = Field(60.0, gt=0)
     check_timeout: float = Field(20.0, gt=0)
     web_timeout: float = Field(15.0, gt=0)
+    rewrite_timeout: float = Field(20.0, gt=0, description="condensing and query rewrites")
     quote_threshold: float = Field(90.0, ge=0, le=100)
     quote_policy: Literal["mark", "unquote"] = "mark"
     merge_fragments: bool = False

@@ -1,0 +1,100 @@
+"""LLM providers, chosen by ``LLMSettings.provider``.
+
+``none`` is the default and means the pipeline answers extractively. The
+vendor SDKs are only imported for the provider in use, so a missing optional
+extra (``anthropic``) is a one-line error rather than an import failure at start.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from connectors.config import LLMSettings
+from connectors.errors import ConnectorError
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import LLM
+
+
+def _secret(settings: LLMSettings) -> str | None:
+    return settings.api_key.get_secret_value() if settings.api_key is not None else None
+
+
+def build_llm(settings: LLMSettings) -> LLM | None:
+    """The configured LLM, or ``None`` for the extractive (offline) answerer."""
+    provider = settings.provider
+    if provider == "none":
+        return None
+    if provider == "openai":
+        return _openai(settings)
+    if provider == "openai_compatible":
+        return _openai_compatible(settings)
+    if provider == "anthropic":
+        return _anthropic(settings)
+    raise ConnectorError(f"unknown LLM provider {provider!r} (CITEBOT_LLM__PROVIDER)")
+
+
+def _openai(settings: LLMSettings) -> LLM:
+    from llama_index.llms.openai import OpenAI
+
+    key = _secret(settings)
+    # the openai client would only notice a missing key at the first question
+    if key is None and not os.environ.get("OPENAI_API_KEY"):
+        raise ConnectorError(
+            "the openai LLM needs an API key: set CITEBOT_LLM__API_KEY or OPENAI_API_KEY"
+        )
+    return OpenAI(
+        model=settings.model,
+        api_key=key,
+        api_base=settings.base_url,
+        timeout=settings.timeout,
+        max_retries=settings.max_retries,
+        temperature=settings.temperature,
+        max_tokens=settings.max_tokens,
+    )
+
+
+def _openai_compatible(settings: LLMSettings) -> LLM:
+    from llama_index.llms.openai_like import OpenAILike
+
+    if not settings.base_url:
+        raise ConnectorError(
+            "the openai_compatible LLM needs a base URL: set CITEBOT_LLM__BASE_URL "
+            "(for example http://localhost:11434/v1 for Ollama)"
+        )
+    return OpenAILike(
+        model=settings.model,
+        api_base=settings.base_url,
+        # local servers accept any key, but the openai client refuses to start without one
+        api_key=_secret(settings) or "not-needed",
+        timeout=settings.timeout,
+        max_retries=settings.max_retries,
+        temperature=settings.temperature,
+        max_tokens=settings.max_tokens,
+        context_window=settings.context_window,
+        is_chat_model=True,
+        is_function_calling_model=False,
+        should_use_structured_outputs=settings.structured_outputs,
+    )
+
+
+def _anthropic(settings: LLMSettings) -> LLM:
+    try:
+        from llama_index.llms.anthropic import Anthropic
+    except ImportError as exc:
+        raise ConnectorError(
+            "the anthropic LLM needs the extra: pip install 'citebot[anthropic]'"
+        ) from exc
+    key = _secret(settings)
+    if key is None:
+        raise ConnectorError("the anthropic LLM needs an API key: set CITEBOT_LLM__API_KEY")
+    return Anthropic(
+        model=settings.model,
+        api_key=key,
+        base_url=settings.base_url,
+        timeout=settings.timeout,
+        max_retries=settings.max_retries,
+        temperature=settings.temperature,
+        max_tokens=settings.max_tokens,
+    )

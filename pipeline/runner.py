@@ -1,0 +1,161 @@
+"""``Pipeline``: the object the bots talk to. It streams progress and never raises."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import replace
+
+from llama_index.core.llms import LLM
+
+from citations.model import CitedAnswer, Segment
+from citations.stream import resolve
+from pipeline.config import PipelineSettings
+from pipeline.events import AnswerDelta, Done, Progress, Route, Status
+from pipeline.extractive import NOT_FOUND, extract
+from pipeline.graders import CachedEmbedder, EmbeddingGrader, default_graders
+from pipeline.ports import Embedder, Grader, Retriever, WebSearch
+from pipeline.question import Question
+from pipeline.workflow import (
+    AskEvent,
+    CitebotWorkflow,
+    DeltaEvent,
+    RunState,
+    StatusEvent,
+    select_grader,
+)
+
+log = logging.getLogger("citebot.pipeline")
+
+SORRY = "Sorry, something went wrong while answering"
+
+
+class Pipeline:
+    """Answers questions with ``CitebotWorkflow``.
+
+    ``llm=None`` (the default) answers offline: embedding grader and
+    extractive answers. ``web=None`` turns the web fallback off; pass
+    ``web_disabled_reason`` so the trace can say why.
+    """
+
+    def __init__(
+        self,
+        retriever: Retriever,
+        *,
+        embedder: Embedder,
+        llm: LLM | None,
+        web: WebSearch | None,
+        settings: PipelineSettings,
+        graders: Mapping[str, Grader] | None = None,
+        web_disabled_reason: str | None = None,
+    ) -> None:
+        self.settings = settings
+        self.retriever = retriever
+        self.embedder = CachedEmbedder(embedder)
+        self.graders = default_graders(self.embedder, llm, graders)
+        embedding = self.graders.get("embedding")
+        self.embedding_grader = (
+            embedding if isinstance(embedding, EmbeddingGrader) else EmbeddingGrader(self.embedder)
+        )
+        grader, note = select_grader(self.graders, settings.grader)
+        if note:
+            log.warning(note)
+        self.workflow = CitebotWorkflow(
+            retriever=retriever,
+            grader=grader,
+            embedding_grader=self.embedding_grader,
+            llm=llm,
+            web=web,
+            settings=settings,
+            web_disabled_reason=web_disabled_reason,
+            grader_note=note,
+            timeout=_run_timeout(settings),
+            verbose=False,
+        )
+
+    async def stream(self, question: Question) -> AsyncIterator[Progress]:
+        """``Status`` and ``AnswerDelta`` events, then exactly one ``Done``."""
+        run = RunState(question=question)
+        done: Done | None = None
+        handler = None
+        try:
+            handler = self.workflow.run(start_event=AskEvent(question=question, run=run))
+            async for event in handler.stream_events():
+                if isinstance(event, StatusEvent):
+                    yield Status(event.text, event.stage)
+                elif isinstance(event, DeltaEvent):
+                    yield AnswerDelta(event.text)
+            result = await handler
+            if not isinstance(result, Done):
+                raise TypeError(f"the workflow returned {type(result).__name__}, not Done")
+            done = result
+        except Exception as exc:
+            log.exception("pipeline run failed for question %s", question.id)
+            done = await self._fallback(question, run, exc)
+        finally:
+            if done is None and handler is not None and not handler.is_done():
+                # the caller stopped listening: do not leave the run going in the background
+                await handler.cancel_run()
+        yield done
+
+    async def answer(self, question: Question) -> Done:
+        done: Done | None = None
+        async for event in self.stream(question):
+            if isinstance(event, Done):
+                done = event
+        assert done is not None
+        return done
+
+    async def _fallback(self, question: Question, run: RunState, exc: BaseException) -> Done:
+        """What the knowledge base alone supports, after the workflow itself failed."""
+        cause = f"{type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
+        trace = (*run.tracer.freeze(),)
+        try:
+            hits = await self.retriever.retrieve(
+                run.standalone or question.text, top_k=self.settings.top_k, scope=question.scope
+            )
+            texts = [h.source.text for h in hits]
+            grades = await self.embedding_grader.grade(run.standalone or question.text, texts)
+            relevant = [
+                replace(h.source, id=i)
+                for i, (h, g) in enumerate(
+                    sorted(zip(hits, grades, strict=True), key=lambda p: -p[1]), start=1
+                )
+                if g >= self.settings.upper
+            ]
+            text, _ = await extract(
+                run.standalone or question.text,
+                relevant,
+                self.embedding_grader,
+                limit=self.settings.extractive_sentences,
+                floor=self.settings.lower,
+            )
+        except Exception:
+            log.exception("the knowledge-base-only fallback failed too for question %s", question.id)
+            text, relevant = "", []
+        if text:
+            answer = resolve(text, relevant, merge_fragments=self.settings.merge_fragments)
+            answer = replace(
+                answer,
+                segments=(
+                    Segment(f"{SORRY}; here is what the knowledge base says.\n\n"),
+                    *answer.segments,
+                ),
+            )
+            route = Route.KNOWLEDGE_BASE
+        else:
+            answer = CitedAnswer.empty(f"{SORRY}. {NOT_FOUND}")
+            route = Route.NO_ANSWER
+        return Done(answer=answer, route=route, trace=trace, question=question.text, error=cause)
+
+
+def _run_timeout(settings: PipelineSettings) -> float:
+    """A ceiling for one run: every stage's timeout, once per attempt, plus slack."""
+    attempt = (
+        settings.rewrite_timeout * 2
+        + settings.grade_timeout
+        + settings.web_timeout
+        + settings.generate_timeout
+        + settings.check_timeout
+    )
+    return attempt * (settings.max_retries + 1) + 30.0

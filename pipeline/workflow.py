@@ -1,0 +1,716 @@
+"""The corrective, self-checking RAG workflow.
+
+One step per stage, typed events between them::
+
+    condense → retrieve → grade → decide ─┬─────────────→ generate → check → finalize
+                 ↑                        └→ web → refine ─↗   ↑        │
+                 └──────────────── retry ←──────────────────────┴────────┘
+
+- **decide** applies the CRAG thresholds to the best grade: above ``upper`` the
+  knowledge base is used, below ``lower`` the web replaces it, in between both.
+- **check** asks whether the answer is grounded in its sources and whether it
+  answers the question, and verifies its quotes.
+- **retry** regenerates (ungrounded), or rewrites the question and retrieves
+  again, then falls back to the web (not useful), at most ``max_retries`` times.
+
+Every stage that talks to an outside service catches that service's failure,
+logs it with its cause, adds a user-facing note and carries on with what the
+knowledge base alone supports. The run state travels with the events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, TypeVar
+
+from llama_index.core.llms import LLM
+from llama_index.core.output_parsers.base import OutputParserException
+from llama_index.core.workflow import Context, Event, StartEvent, StopEvent, Workflow, step
+from pydantic import Field, ValidationError
+
+from citations.model import CitedAnswer, Origin, Segment, Source
+from citations.refusal import is_refusal
+from citations.stream import CitationStream
+from pipeline import prompts
+from pipeline.config import PipelineSettings
+from pipeline.events import Decision, Done, Route
+from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE, extract
+from pipeline.graders import EmbeddingGrader, LLMGrader
+from pipeline.ports import Grader, Hit, Retriever, WebSearch
+from pipeline.question import Question
+from pipeline.quotes import check_quotes
+from pipeline.text import strips
+from pipeline.trace import Clock, Tracer
+
+log = logging.getLogger("citebot.pipeline")
+
+T = TypeVar("T")
+
+Verdict = Literal["correct", "ambiguous", "incorrect"]
+
+MAX_STRIPS = 8
+STRIP_CHARS = 400
+
+
+# -- run state ------------------------------------------------------------------
+
+
+@dataclass
+class RunState:
+    """What one question's run knows so far. Travels with every event."""
+
+    question: Question
+    standalone: str = ""
+    tracer: Tracer = field(default_factory=Tracer)
+    notes: list[str] = field(default_factory=list)
+    retries: int = 0
+    rewrites: int = 0
+    web_used: bool = False
+    llm_down: str | None = None
+    streamed: bool = False
+    verdict: Verdict | None = None
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def trace(self, stage: str, detail: str, *, ms: float = 0.0, **data: Any) -> Decision:
+        return self.tracer.add(stage, detail, ms=ms, **data)
+
+
+# -- events -----------------------------------------------------------------------
+
+
+class AskEvent(StartEvent):
+    question: Question
+    run: RunState
+
+
+class RetrieveEvent(Event):
+    query: str
+    run: RunState
+
+
+class RetrievedEvent(Event):
+    query: str
+    hits: list[Hit]
+    run: RunState
+
+
+class GradedEvent(Event):
+    query: str
+    hits: list[Hit]
+    grades: list[float]
+    run: RunState
+
+
+class WebEvent(Event):
+    kb: list[Source]
+    run: RunState
+
+
+class RefineEvent(Event):
+    pages: list[Source]
+    kb: list[Source]
+    run: RunState
+
+
+class GenerateEvent(Event):
+    sources: list[Source]
+    stricter: bool = False
+    run: RunState
+
+
+class CheckEvent(Event):
+    sources: list[Source]
+    answer: CitedAnswer
+    raw: str
+    extractive: bool
+    run: RunState
+
+
+class RetryEvent(Event):
+    sources: list[Source]
+    answer: CitedAnswer
+    raw: str
+    problem: Literal["ungrounded", "not_useful"]
+    unsupported: list[str] = Field(default_factory=list)
+    run: RunState
+
+
+class FinalizeEvent(Event):
+    answer: CitedAnswer | None
+    run: RunState
+    not_found: str = NOT_FOUND
+
+
+class StatusEvent(Event):
+    """Streamed to the caller: a progress line."""
+
+    text: str
+    stage: str
+
+
+class DeltaEvent(Event):
+    """Streamed to the caller: answer text with resolved ``[n]`` markers."""
+
+    text: str
+
+
+# -- the workflow ----------------------------------------------------------------------
+
+
+class LLMDown(Exception):
+    """An LLM call failed for a reason other than a malformed reply."""
+
+
+class CitebotWorkflow(Workflow):
+    def __init__(
+        self,
+        *,
+        retriever: Retriever,
+        grader: Grader,
+        embedding_grader: EmbeddingGrader,
+        llm: LLM | None,
+        web: WebSearch | None,
+        settings: PipelineSettings,
+        web_disabled_reason: str | None = None,
+        grader_note: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.retriever = retriever
+        self.grader = grader
+        self.embedding_grader = embedding_grader
+        self.llm = llm
+        self.web = web
+        self.settings = settings
+        self.web_disabled_reason = web_disabled_reason or (
+            "web search is off" if web is None else None
+        )
+        self.grader_note = grader_note
+
+    # -- helpers ------------------------------------------------------------------------
+
+    @staticmethod
+    def _status(ctx: Context, text: str, stage: str) -> None:
+        ctx.write_event_to_stream(StatusEvent(text=text, stage=stage))
+
+    def _llm_usable(self, run: RunState) -> LLM | None:
+        return self.llm if run.llm_down is None else None
+
+    async def _llm_call(self, run: RunState, what: str, call: Awaitable[T], seconds: float) -> T:
+        """Run one LLM call under its timeout; a failure marks the LLM down for this run.
+
+        Malformed replies propagate as they are; they say nothing about the LLM's health.
+        """
+        try:
+            async with asyncio.timeout(seconds):
+                return await call
+        except (OutputParserException, ValidationError, ValueError):
+            raise
+        except TimeoutError as exc:
+            reason = f"it did not answer within {seconds:g} s"
+            self._llm_failed(run, what, reason, exc)
+            raise LLMDown(reason) from exc
+        except Exception as exc:
+            reason = _describe(exc)
+            self._llm_failed(run, what, reason, exc)
+            raise LLMDown(reason) from exc
+
+    @staticmethod
+    def _llm_failed(run: RunState, what: str, reason: str, exc: BaseException) -> None:
+        log.warning("LLM %s failed for question %s: %s", what, run.question.id, reason, exc_info=exc)
+        run.llm_down = reason
+        run.note(
+            f"The language model is unavailable ({reason}), so this answer is put together "
+            "from the sources directly."
+        )
+        run.trace(what, "LLM failed; continuing without it", reason=reason)
+
+    async def _rewrite(self, run: RunState, template: Any, query: str, what: str) -> str:
+        llm = self._llm_usable(run)
+        if llm is None:
+            return query
+        clock = Clock()
+        try:
+            text = await self._llm_call(
+                run,
+                what,
+                llm.apredict(template, question=query),
+                self.settings.rewrite_timeout,
+            )
+        except (LLMDown, OutputParserException, ValidationError, ValueError):
+            return query
+        rewritten = _one_line(text) or query
+        run.trace(what, "rewrote the query", ms=clock.ms, query=rewritten)
+        return rewritten
+
+    # -- steps --------------------------------------------------------------------------
+
+    @step
+    async def condense(self, ctx: Context, ev: AskEvent) -> RetrieveEvent:
+        run = ev.run
+        question = ev.question
+        clock = Clock()
+        previous = [t.text for t in question.history if t.role == "user" and t.text.strip()]
+        if not question.history:
+            run.standalone = question.text
+            run.trace("condense", "no thread history; the question stands alone")
+            return RetrieveEvent(query=run.standalone, run=run)
+        llm = self._llm_usable(run)
+        if llm is not None:
+            history = prompts.history_text(
+                question.history, max_chars=self.settings.history_tokens * 4
+            )
+            try:
+                text = await self._llm_call(
+                    run,
+                    "condense",
+                    llm.apredict(prompts.CONDENSE_PROMPT, history=history, question=question.text),
+                    self.settings.rewrite_timeout,
+                )
+                run.standalone = _one_line(text) or question.text
+                run.trace("condense", "LLM rewrote the follow-up", ms=clock.ms, query=run.standalone)
+                return RetrieveEvent(query=run.standalone, run=run)
+            except (LLMDown, OutputParserException, ValidationError, ValueError):
+                pass
+        run.standalone = f"{previous[-1]} {question.text}" if previous else question.text
+        run.trace(
+            "condense",
+            "prepended the previous question" if previous else "no earlier question in the thread",
+            ms=clock.ms,
+            query=run.standalone,
+        )
+        return RetrieveEvent(query=run.standalone, run=run)
+
+    @step
+    async def retrieve(self, ctx: Context, ev: RetrieveEvent) -> RetrievedEvent:
+        run = ev.run
+        self._status(ctx, "Searching the knowledge base…", "retrieve")
+        clock = Clock()
+        scope = run.question.scope
+        try:
+            hits = await self.retriever.retrieve(ev.query, top_k=self.settings.top_k, scope=scope)
+        except Exception as exc:
+            log.error(
+                "knowledge base search failed for question %s: %s",
+                run.question.id,
+                _describe(exc),
+                exc_info=exc,
+            )
+            run.note(f"The knowledge base could not be searched ({_describe(exc)}).")
+            run.trace("retrieve", "search failed", ms=clock.ms, error=_describe(exc))
+            hits = []
+        else:
+            run.trace(
+                "retrieve",
+                f"{len(hits)} chunks",
+                ms=clock.ms,
+                query=ev.query,
+                top_k=self.settings.top_k,
+                scope=list(scope) if scope is not None else "all",
+                scores=[round(h.score, 4) for h in hits],
+            )
+        return RetrievedEvent(query=ev.query, hits=hits, run=run)
+
+    @step
+    async def grade(self, ctx: Context, ev: RetrievedEvent) -> GradedEvent:
+        run = ev.run
+        if not ev.hits:
+            return GradedEvent(query=ev.query, hits=[], grades=[], run=run)
+        clock = Clock()
+        texts = [hit.source.text for hit in ev.hits]
+        # grade against the user's question: a keyword rewrite is for search only
+        question = run.standalone or ev.query
+        grader = self.grader
+        if isinstance(grader, LLMGrader) and run.llm_down is not None:
+            grader = self.embedding_grader
+        try:
+            async with asyncio.timeout(self.settings.grade_timeout):
+                grades = await grader.grade(question, texts)
+            if len(grades) != len(texts):
+                raise ValueError(f"grader {grader.name!r} returned {len(grades)} grades for {len(texts)} texts")
+        except Exception as exc:
+            if grader is self.embedding_grader:
+                log.error("grading failed for question %s: %s", run.question.id, _describe(exc), exc_info=exc)
+                run.trace("grade", "grading failed; nothing counts as relevant", ms=clock.ms, error=_describe(exc))
+                return GradedEvent(query=ev.query, hits=ev.hits, grades=[0.0] * len(texts), run=run)
+            reason = (
+                f"it did not answer within {self.settings.grade_timeout:g} s"
+                if isinstance(exc, TimeoutError)
+                else _describe(exc)
+            )
+            if isinstance(grader, LLMGrader):
+                self._llm_failed(run, "grade", reason, exc)
+            else:
+                log.error("grader %r failed for question %s: %s", grader.name, run.question.id, reason, exc_info=exc)
+                run.trace("grade", f"grader {grader.name!r} failed; using the embedding grader", error=reason)
+            grader = self.embedding_grader
+            grades = await self.embedding_grader.grade(question, texts)
+        note = {"note": self.grader_note} if self.grader_note else {}
+        run.trace(
+            "grade",
+            f"graded {len(texts)} chunks with {grader.name!r}, best {max(grades):.2f}",
+            ms=clock.ms,
+            grades=[round(g, 4) for g in grades],
+            grader=grader.name,
+            **note,
+        )
+        return GradedEvent(query=ev.query, hits=ev.hits, grades=list(grades), run=run)
+
+    @step
+    async def decide(self, ctx: Context, ev: GradedEvent) -> GenerateEvent | WebEvent | FinalizeEvent:
+        run = ev.run
+        upper, lower = self.settings.upper, self.settings.lower
+        best = max(ev.grades, default=0.0)
+        verdict: Verdict = "correct" if best > upper else "incorrect" if best < lower else "ambiguous"
+        run.verdict = verdict
+        floor = upper if verdict == "correct" else lower
+        ranked = sorted(zip(ev.hits, ev.grades, strict=True), key=lambda pair: -pair[1])
+        kept = [hit.source for hit, grade in ranked if grade >= floor and verdict != "incorrect"]
+        data: dict[str, Any] = {"best": round(best, 4), "upper": upper, "lower": lower, "kept": len(kept)}
+        web_off = self.web is None
+        if verdict == "correct":
+            run.trace("decide", f"correct: best grade {best:.2f} > upper {upper}", **data)
+            return GenerateEvent(sources=kept, run=run)
+        if web_off or run.web_used:
+            why = "web search already tried" if run.web_used else self.web_disabled_reason
+            if verdict == "ambiguous":
+                run.trace("decide", f"ambiguous, but {why}: knowledge base only", **data, web=why)
+                return GenerateEvent(sources=kept, run=run)
+            run.trace("decide", f"incorrect: best grade {best:.2f} < lower {lower}, and {why}", **data, web=why)
+            return FinalizeEvent(answer=None, run=run)
+        if verdict == "ambiguous":
+            run.trace("decide", f"ambiguous: {lower} <= best grade {best:.2f} <= {upper}: knowledge base and web", **data)
+        else:
+            run.trace("decide", f"incorrect: best grade {best:.2f} < lower {lower}: web instead", **data)
+        return WebEvent(kb=kept, run=run)
+
+    @step
+    async def web_search(self, ctx: Context, ev: WebEvent) -> RefineEvent | GenerateEvent | FinalizeEvent:
+        run = ev.run
+        assert self.web is not None
+        run.web_used = True
+        query = await self._rewrite(run, prompts.REWRITE_WEB_PROMPT, run.standalone, "web-rewrite")
+        self._status(ctx, "Searching the web…", "web")
+        clock = Clock()
+        try:
+            async with asyncio.timeout(self.settings.web_timeout):
+                pages = await self.web.search(query)
+        except Exception as exc:
+            reason = (
+                f"no reply within {self.settings.web_timeout:g} s"
+                if isinstance(exc, TimeoutError)
+                else _describe(exc)
+            )
+            log.warning("web search failed for question %s: %s", run.question.id, reason, exc_info=exc)
+            run.note(f"Web search failed ({reason}), so this answer uses the knowledge base only.")
+            run.trace("web", "search failed", ms=clock.ms, error=reason)
+            if ev.kb:
+                return GenerateEvent(sources=ev.kb, run=run)
+            return FinalizeEvent(answer=None, run=run)
+        run.trace(
+            "web",
+            f"{len(pages)} pages",
+            ms=clock.ms,
+            query=query,
+            urls=[p.url for p in pages],
+        )
+        if not pages and not ev.kb:
+            return FinalizeEvent(answer=None, run=run, not_found=NOT_FOUND_ANYWHERE)
+        return RefineEvent(pages=pages, kb=ev.kb, run=run)
+
+    @step
+    async def refine(self, ctx: Context, ev: RefineEvent) -> GenerateEvent | FinalizeEvent:
+        run = ev.run
+        clock = Clock()
+        pieces: list[Source] = []
+        for page in ev.pages:
+            base = page.locator.start or 0
+            for span in strips(page.text, max_chars=STRIP_CHARS):
+                pieces.append(
+                    Source(
+                        id=0,
+                        url=page.url,
+                        title=page.title,
+                        text=span.text,
+                        locator=replace(page.locator, start=base + span.start, end=base + span.end),
+                        origin=Origin.WEB,
+                    )
+                )
+        grades = await self.embedding_grader.grade(run.standalone, [p.text for p in pieces]) if pieces else []
+        ranked = sorted(zip(pieces, grades, strict=True), key=lambda pair: -pair[1])
+        kept = [piece for piece, grade in ranked if grade >= self.settings.lower][:MAX_STRIPS]
+        run.trace(
+            "refine",
+            f"kept {len(kept)} of {len(pieces)} knowledge strips from {len(ev.pages)} pages",
+            ms=clock.ms,
+            grades=[round(g, 4) for _, g in ranked[:MAX_STRIPS]],
+        )
+        sources = [*ev.kb, *kept]
+        if not sources:
+            return FinalizeEvent(answer=None, run=run, not_found=NOT_FOUND_ANYWHERE)
+        return GenerateEvent(sources=sources, run=run)
+
+    @step
+    async def generate(self, ctx: Context, ev: GenerateEvent) -> CheckEvent | FinalizeEvent:
+        run = ev.run
+        sources = [replace(source, id=i) for i, source in enumerate(ev.sources, start=1)]
+        live = not run.streamed
+        run.streamed = True
+        llm = self._llm_usable(run)
+        if llm is not None and sources:
+            self._status(ctx, "Writing the answer…" if live else "Revising the answer…", "generate")
+            clock = Clock()
+            stream = CitationStream(sources, merge_fragments=self.settings.merge_fragments)
+            raw: list[str] = []
+            messages = prompts.answer_messages(run.standalone, sources, stricter=ev.stricter)
+            try:
+                async with asyncio.timeout(self.settings.generate_timeout):
+                    tokens = await llm.astream_chat(messages)
+                    async for chunk in tokens:
+                        delta = chunk.delta or ""
+                        raw.append(delta)
+                        shown = stream.feed(delta)
+                        if shown and live:
+                            ctx.write_event_to_stream(DeltaEvent(text=shown))
+                tail = stream.close()
+                if tail and live:
+                    ctx.write_event_to_stream(DeltaEvent(text=tail))
+            except Exception as exc:
+                reason = (
+                    f"it did not answer within {self.settings.generate_timeout:g} s"
+                    if isinstance(exc, TimeoutError)
+                    else _describe(exc)
+                )
+                self._llm_failed(run, "generate", reason, exc)
+            else:
+                answer = stream.answer
+                run.trace(
+                    "generate",
+                    f"LLM answer, {len(answer.references)} references",
+                    ms=clock.ms,
+                    sources=len(sources),
+                    stricter=ev.stricter,
+                    chars=len(answer.text),
+                    warnings=list(answer.warnings),
+                )
+                return CheckEvent(sources=sources, answer=answer, raw="".join(raw), extractive=False, run=run)
+        return await self._extractive(ctx, run, sources, live=live)
+
+    async def _extractive(
+        self, ctx: Context, run: RunState, sources: list[Source], *, live: bool
+    ) -> CheckEvent | FinalizeEvent:
+        clock = Clock()
+        text, picks = await extract(
+            run.standalone,
+            sources,
+            self.embedding_grader,
+            limit=self.settings.extractive_sentences,
+            floor=self.settings.lower,
+        )
+        run.trace(
+            "generate",
+            f"extractive answer from {len(picks)} sentences",
+            ms=clock.ms,
+            sentences=[round(p.score, 4) for p in picks],
+        )
+        if not text:
+            return FinalizeEvent(answer=None, run=run)
+        stream = CitationStream(sources, merge_fragments=self.settings.merge_fragments)
+        shown = stream.feed(text) + stream.close()
+        if live and shown:
+            ctx.write_event_to_stream(DeltaEvent(text=shown))
+        return CheckEvent(sources=sources, answer=stream.answer, raw=text, extractive=True, run=run)
+
+    @step
+    async def check(self, ctx: Context, ev: CheckEvent) -> FinalizeEvent | RetryEvent:
+        run = ev.run
+        self._status(ctx, "Checking the answer…", "check")
+        clock = Clock()
+        answer = check_quotes(ev.answer, self.settings)
+        bad_quotes = [q.quote for q in answer.quotes if not q.verified]
+        data: dict[str, Any] = {
+            "quotes": len(answer.quotes),
+            "unverified_quotes": len(bad_quotes),
+        }
+        refusal = not answer.references
+        if ev.extractive:
+            run.trace("check", "extractive: grounded by construction", ms=clock.ms, **data)
+            return FinalizeEvent(answer=answer, run=run)
+        if refusal:
+            declined = is_refusal(answer.plain_text)
+            run.trace(
+                "check",
+                "the answer declines" if declined else "the answer cites no source",
+                ms=clock.ms,
+                **data,
+            )
+            problem: Literal["ungrounded", "not_useful"] = "not_useful" if declined else "ungrounded"
+            return RetryEvent(sources=ev.sources, answer=answer, raw=ev.raw, problem=problem, run=run)
+        llm = self._llm_usable(run)
+        if llm is None:
+            run.note("The answer could not be checked against its sources.")
+            run.trace("check", "skipped: the LLM is down", ms=clock.ms, **data)
+            return FinalizeEvent(answer=_warn(answer, "not checked against its sources"), run=run)
+        cited = [s for s in ev.sources if any(s in r.sources for r in answer.references)] or ev.sources
+        try:
+            verdict = await self._llm_call(
+                run,
+                "check",
+                llm.astructured_predict(
+                    prompts.AnswerCheck,
+                    prompts.CHECK_PROMPT,
+                    sources=prompts.source_block(cited),
+                    question=run.standalone,
+                    answer=ev.raw,
+                ),
+                self.settings.check_timeout,
+            )
+        except (OutputParserException, ValidationError, ValueError, TypeError) as exc:
+            log.warning("malformed answer check for question %s: %s", run.question.id, _describe(exc))
+            run.trace("check", "malformed check reply", ms=clock.ms, error=_describe(exc), **data)
+            run.note("The answer could not be checked against its sources.")
+            return FinalizeEvent(answer=_warn(answer, "not checked against its sources"), run=run)
+        except LLMDown:
+            run.note("The answer could not be checked against its sources.")
+            return FinalizeEvent(answer=_warn(answer, "not checked against its sources"), run=run)
+        grounded = verdict.grounded and not bad_quotes
+        run.trace(
+            "check",
+            f"grounded={grounded} useful={verdict.useful}",
+            ms=clock.ms,
+            grounded=verdict.grounded,
+            useful=verdict.useful,
+            unsupported=verdict.unsupported,
+            **data,
+        )
+        if grounded and verdict.useful:
+            return FinalizeEvent(answer=answer, run=run)
+        problem = "ungrounded" if not grounded else "not_useful"
+        return RetryEvent(
+            sources=ev.sources,
+            answer=answer,
+            raw=ev.raw,
+            problem=problem,
+            unsupported=[*verdict.unsupported, *bad_quotes],
+            run=run,
+        )
+
+    @step
+    async def retry(
+        self, ctx: Context, ev: RetryEvent
+    ) -> GenerateEvent | RetrieveEvent | WebEvent | FinalizeEvent | CheckEvent:
+        run = ev.run
+        if run.retries >= self.settings.max_retries:
+            return await self._exhausted(ctx, run, ev)
+        run.retries += 1
+        attempt = f"retry {run.retries}/{self.settings.max_retries}"
+        if ev.problem == "ungrounded":
+            run.trace("retry", f"{attempt}: regenerate, the answer is not grounded", unsupported=ev.unsupported)
+            return GenerateEvent(sources=ev.sources, stricter=True, run=run)
+        kb = [s for s in ev.sources if s.origin is Origin.KB]
+        if run.rewrites == 0 and self._llm_usable(run) is not None:
+            run.rewrites += 1
+            query = await self._rewrite(run, prompts.REWRITE_KB_PROMPT, run.standalone, "kb-rewrite")
+            if query != run.standalone:
+                run.trace("retry", f"{attempt}: not useful; rewrite and search again", query=query)
+                return RetrieveEvent(query=query, run=run)
+        if self.web is not None and not run.web_used:
+            run.trace("retry", f"{attempt}: not useful; fall back to the web")
+            return WebEvent(kb=kb, run=run)
+        run.trace("retry", f"{attempt}: not useful, and nothing else to try")
+        return FinalizeEvent(answer=None if not ev.answer.references else ev.answer, run=run)
+
+    async def _exhausted(self, ctx: Context, run: RunState, ev: RetryEvent) -> FinalizeEvent | CheckEvent:
+        run.trace("retry", f"retries exhausted ({self.settings.max_retries}); last problem: {ev.problem}")
+        if ev.problem == "not_useful":
+            return FinalizeEvent(answer=None if not ev.answer.references else ev.answer, run=run)
+        # an answer that failed its check never reaches the user as is: quote the sources instead
+        run.note(
+            "The generated answer could not be verified against its sources, so these are "
+            "the most relevant passages instead."
+        )
+        result = await self._extractive(ctx, run, ev.sources, live=False)
+        if isinstance(result, FinalizeEvent):
+            return FinalizeEvent(answer=_warn(ev.answer, "unverified claims: " + "; ".join(ev.unsupported)), run=run)
+        return result
+
+    @step
+    async def finalize(self, ctx: Context, ev: FinalizeEvent) -> StopEvent:
+        run = ev.run
+        answer = ev.answer
+        if answer is None or not answer.references:
+            route = Route.NO_ANSWER
+            body = answer.plain_text.strip() if answer is not None and answer.plain_text.strip() else ev.not_found
+            answer = CitedAnswer.empty(body, warnings=answer.warnings if answer is not None else ())
+        else:
+            origins = {ref.origin for ref in answer.references}
+            route = (
+                Route.MIXED
+                if len(origins) > 1
+                else Route.WEB
+                if Origin.WEB in origins
+                else Route.KNOWLEDGE_BASE
+            )
+        if run.notes:
+            notes = "\n".join(f"Note: {n}" for n in run.notes)
+            answer = replace(
+                answer,
+                segments=(Segment(notes + "\n\n"), *answer.segments),
+                warnings=(*answer.warnings, *run.notes),
+            )
+        run.trace(
+            "finalize",
+            f"route {route.value}",
+            route=route.value,
+            verdict=run.verdict or "",
+            references=[r.url for r in answer.references],
+            retries=run.retries,
+        )
+        done = Done(answer=answer, route=route, trace=run.tracer.freeze(), question=run.question.text)
+        return StopEvent(result=done)
+
+
+def _warn(answer: CitedAnswer, warning: str) -> CitedAnswer:
+    return replace(answer, warnings=(*answer.warnings, warning))
+
+
+def _one_line(text: Any) -> str:
+    line = " ".join(str(text).split())
+    return line.strip().strip('"').strip()
+
+
+def _describe(exc: BaseException) -> str:
+    """A short, log- and user-safe description of a failure."""
+    status = getattr(exc, "status_code", None)
+    name = type(exc).__name__
+    message = " ".join(str(exc).split())
+    if len(message) > 160:
+        message = message[:159] + "…"
+    if status is not None:
+        return f"{name} {status}"
+    return f"{name}: {message}" if message else name
+
+
+def select_grader(
+    graders: Mapping[str, Grader], name: str, fallback: str = "embedding"
+) -> tuple[Grader, str | None]:
+    """The grader named in settings, or the fallback and why."""
+    if name in graders:
+        return graders[name], None
+    known = ", ".join(sorted(graders))
+    return graders[fallback], f"grader {name!r} is not available (known: {known}); using {fallback!r}"
+
+
+__all__: Sequence[str] = (
+    "AskEvent",
+    "CitebotWorkflow",
+    "DeltaEvent",
+    "RunState",
+    "StatusEvent",
+)

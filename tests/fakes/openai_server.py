@@ -1,0 +1,233 @@
+"""A fake OpenAI-compatible chat completions server (what Ollama, vLLM and llama.cpp speak).
+
+It answers ``POST /v1/chat/completions`` plain or as an SSE stream, and replies
+with a tool call when the request forces one (function-calling structured
+output). Replies are scripted::
+
+    with FakeOpenAI() as llm:
+        llm.when("Task: grade relevance", '{"score": 0.9}')      # by prompt content
+        llm.queue("Keys rotate every 90 days [1].")                # next unmatched call
+        llm.when("Task: check", Fail(500))                         # a server error
+        llm.when("Task: answer", Hang())                           # never answers
+        settings = LLMSettings(provider="openai_compatible", base_url=llm.base_url)
+        ...
+        llm.requests  # every request body, in order
+
+Rules are tried in the order they were added; ``times`` limits how often one
+matches. A reply may also be a callable taking the prompt text.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from tests.fakes.http_server import ThreadedServer
+
+
+@dataclass(frozen=True)
+class Fail:
+    status: int = 500
+    message: str = "the fake server was told to fail"
+
+
+@dataclass(frozen=True)
+class Hang:
+    """Never reply (until the server stops): drives client timeouts."""
+
+
+Reply = str | Fail | Hang | Callable[[str], "str | Fail | Hang"]
+
+
+@dataclass
+class Rule:
+    contains: str
+    reply: Reply
+    times: int | None = None
+    used: int = 0
+
+
+@dataclass
+class Request:
+    body: dict[str, Any]
+    headers: dict[str, str]
+    prompt: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.prompt = prompt_of(self.body)
+
+
+def prompt_of(body: dict[str, Any]) -> str:
+    parts = []
+    for message in body.get("messages") or ():
+        content = message.get("content")
+        if isinstance(content, list):
+            content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+        parts.append(str(content or ""))
+    return "\n".join(parts)
+
+
+class FakeOpenAI(ThreadedServer):
+    def __init__(self, *, api_key: str | None = None, chunk_chars: int = 4, model: str = "fake-model") -> None:
+        super().__init__()
+        self.api_key = api_key
+        self.chunk_chars = chunk_chars
+        self.model = model
+        self.requests: list[Request] = []
+        self.rules: list[Rule] = []
+        self.replies: deque[Reply] = deque()
+        self.default: Reply | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.url}/v1"
+
+    # -- scripting ----------------------------------------------------------------
+
+    def when(self, contains: str, reply: Reply, *, times: int | None = None) -> FakeOpenAI:
+        with self._lock:
+            self.rules.append(Rule(contains, reply, times))
+        return self
+
+    def queue(self, *replies: Reply) -> FakeOpenAI:
+        with self._lock:
+            self.replies.extend(replies)
+        return self
+
+    def reset(self) -> None:
+        with self._lock:
+            self.rules.clear()
+            self.replies.clear()
+            self.requests.clear()
+            self.default = None
+
+    def calls(self, contains: str) -> list[Request]:
+        return [r for r in self.requests if contains in r.prompt]
+
+    def _pick(self, prompt: str) -> str | Fail | Hang:
+        with self._lock:
+            reply: Reply | None = None
+            for rule in self.rules:
+                if rule.contains in prompt and (rule.times is None or rule.used < rule.times):
+                    rule.used += 1
+                    reply = rule.reply
+                    break
+            if reply is None and self.replies:
+                reply = self.replies.popleft()
+            if reply is None:
+                reply = self.default
+        if reply is None:
+            return Fail(500, f"no scripted reply for prompt starting {prompt[:80]!r}")
+        return reply(prompt) if callable(reply) else reply
+
+    # -- protocol ------------------------------------------------------------------
+
+    def routes(self, app: web.Application) -> None:
+        app.router.add_post("/v1/chat/completions", self._chat)
+        app.router.add_get("/v1/models", self._models)
+
+    async def _models(self, request: web.Request) -> web.Response:
+        return web.json_response({"object": "list", "data": [{"id": self.model, "object": "model"}]})
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        if self.api_key is not None and request.headers.get("Authorization") != f"Bearer {self.api_key}":
+            return _error(401, "Incorrect API key provided.", "invalid_api_key")
+        try:
+            body = await request.json()
+        except json.JSONDecodeError:
+            return _error(400, "the body is not JSON", "invalid_request_error")
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            return _error(400, "'messages' is required", "invalid_request_error")
+        record = Request(body=body, headers=dict(request.headers))
+        with self._lock:
+            self.requests.append(record)
+        reply = self._pick(record.prompt)
+        if isinstance(reply, Hang):
+            await self.stall()
+            return _error(503, "the fake server is shutting down", "server_error")
+        if isinstance(reply, Fail):
+            return _error(reply.status, reply.message, "server_error")
+        tool = _forced_tool(body)
+        if body.get("stream"):
+            return await self._stream(request, body, reply, tool)
+        message: dict[str, Any] = {"role": "assistant", "content": reply}
+        finish = "stop"
+        if tool is not None:
+            message = {"role": "assistant", "content": None, "tool_calls": [_tool_call(tool, reply)]}
+            finish = "tool_calls"
+        return web.json_response(
+            {
+                "id": f"chatcmpl-{len(self.requests)}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", self.model),
+                "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+                "usage": _usage(record.prompt, reply),
+            }
+        )
+
+    async def _stream(
+        self, request: web.Request, body: dict[str, Any], reply: str, tool: str | None
+    ) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+        await response.prepare(request)
+        ident = f"chatcmpl-{len(self.requests)}"
+        model = body.get("model", self.model)
+
+        async def send(delta: dict[str, Any], finish: str | None = None) -> None:
+            chunk = {
+                "id": ident,
+                "object": "chat.completion.chunk",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
+            }
+            await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
+
+        await send({"role": "assistant", "content": ""})
+        if tool is not None:
+            call = _tool_call(tool, reply)
+            call["index"] = 0
+            await send({"tool_calls": [call]})
+            await send({}, "tool_calls")
+        else:
+            step = max(1, self.chunk_chars)
+            for i in range(0, len(reply), step):
+                await send({"content": reply[i : i + step]})
+            await send({}, "stop")
+        await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
+
+
+def _forced_tool(body: dict[str, Any]) -> str | None:
+    tools = body.get("tools") or []
+    if not tools:
+        return None
+    choice = body.get("tool_choice")
+    if isinstance(choice, dict):
+        return str(choice.get("function", {}).get("name"))
+    return str(tools[0].get("function", {}).get("name"))
+
+
+def _tool_call(name: str, arguments: str) -> dict[str, Any]:
+    return {"id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def _usage(prompt: str, reply: str) -> dict[str, int]:
+    p, c = len(prompt.split()), len(reply.split())
+    return {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
+
+
+def _error(status: int, message: str, code: str) -> web.Response:
+    return web.json_response(
+        {"error": {"message": message, "type": code, "param": None, "code": code}}, status=status
+    )
