@@ -42,6 +42,10 @@ class LLMSettings(BaseModel):
     temperature: float = Field(0.1, ge=0, le=2)
     max_tokens: int = Field(1024, ge=1)
     context_window: int = Field(16384, ge=512)
+    max_retries: int = Field(1, ge=0, le=10, description="client retries per call, on top of the pipeline's own")
+    structured_outputs: bool = Field(
+        False, description="openai_compatible: ask for JSON-schema replies (vLLM, llama.cpp and Ollama support it)"
+    )
 
     @field_validator("base_url")
     @classmethod
