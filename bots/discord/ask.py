@@ -48,3 +48,16 @@ class AskCog(commands.Cog):
             interaction, ephemeral=settings.ephemeral, margin=settings.interaction_margin
         )
         await Responder(surface, runtime, asked, interval=settings.edit_interval).run()
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        log.error("/%s failed", interaction.command.name if interaction.command else "?", exc_info=error)
+        text = "⚠️ Sorry, something went wrong while answering. Please try again later."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+            else:
+                await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.debug("could not report the failure to the user", exc_info=True)

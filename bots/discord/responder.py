@@ -33,8 +33,12 @@ log = logging.getLogger("citebot.discord")
 
 THINKING = "Thinking…"
 FAILED = "⚠️ Sorry, something went wrong while answering. Please try again later."
-#: Refusals that are the user's to fix, not failures: shown without the warning sign.
-_POLITE = frozenset({"empty", "too_long"})
+#: Refusals that are the user's to fix or wait out, not failures: shown without a warning sign.
+_POLITE = ("empty", "too_long", "rate_limited", "refused by plugin")
+
+
+def failed(done: Done) -> bool:
+    return done.error is not None and not done.error.startswith(_POLITE)
 
 
 def status_line(text: str) -> str:
@@ -148,7 +152,7 @@ class Responder:
     # ------------------------------------------------------------------ the end
     async def _finish(self, done: Done) -> None:
         parts = list(to_parts(done.answer))
-        if done.error is not None and done.error not in _POLITE:
+        if failed(done):
             log.warning("question %s ended with an error: %s", self.question.id, done.error)
             flagged = "⚠️ " + parts[0].content
             if len(flagged) <= CONTENT_LIMIT:

@@ -402,7 +402,9 @@ class FakeDiscord:
             flags = (data.get("flags") or 0) | (128 if kind == 5 else 0)
             m = self._message(interaction.channel_id, data.get("content") or "", BOT,
                               embeds=data.get("embeds") or [], components=data.get("components") or [],
-                              flags=flags, webhook_id=str(APP_ID), interaction={"id": interaction.id})
+                              flags=flags, webhook_id=str(APP_ID),
+                              interaction={"id": interaction.id, "type": interaction.payload["type"],
+                                           "name": interaction.payload["data"].get("name", ""), "user": USER})
             interaction.original = m
             response["interaction"]["response_message_loading"] = kind == 5
             response["resource"] = {"type": kind, "message": m}
