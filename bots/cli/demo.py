@@ -25,10 +25,8 @@ DEMO_QUESTIONS = (
 @friendly
 def demo_command(ctx: click.Context, questions: tuple[str, ...], keep: str | None) -> None:
     """Ingest the bundled sample docs into a temporary data dir and answer sample questions."""
+    from bots.cli.ingest import ingest_command
     from bots.settings import load_settings
-    from connectors.factory import open_store
-    from connectors.ingest import Ingestor
-    from connectors.sources.folder import read_folder
 
     with tempfile.TemporaryDirectory(prefix="citebot-demo-") as tmp:
         data_dir = Path(keep) if keep else Path(tmp)
@@ -37,14 +35,12 @@ def demo_command(ctx: click.Context, questions: tuple[str, ...], keep: str | Non
         samples = resources.files("bots") / "samples"
         with resources.as_file(samples) as folder:
             click.echo(f"Ingesting the sample docs from {folder} …", err=True)
-            store = open_store(settings)
-            try:
-                report = Ingestor(store, settings.data_dir).ingest(
-                    read_folder(folder, url_base="https://docs.example.com/")
-                )
-            finally:
-                store.close()
-            click.echo(report.summary(), err=True)
+            ctx.invoke(
+                ingest_command,
+                sources=(str(folder),),
+                url_base="https://docs.example.com/",
+                collection=None,
+            )
         for text in questions or DEMO_QUESTIONS:
             click.echo(click.style(f"\n> {text}", bold=True))
             done = asyncio.run(run_question(ctx, Question(text=text), live=False))
