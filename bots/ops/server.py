@@ -1,11 +1,13 @@
 """``/healthz``, ``/readyz`` and ``/metrics`` over aiohttp.
 
-Mount them on an aiohttp app that already serves (Slack's HTTP mode) with
-:func:`add_routes`, or serve them on their own port with :func:`start`:
+A ``run`` command wraps its serving loop in :func:`serving`, which sets up
+logging and serves the routes on ``ops.metrics_port``:
 
-    runner = await start(settings)       # None when ops.metrics_port is 0
-    ...
-    await runner.cleanup()
+    async with serving(settings):
+        await serve_http(bot, host, port)
+
+Mount them on an aiohttp app that already serves (Slack's HTTP mode) with
+:func:`add_routes`, or serve them on their own port with :func:`start`.
 
 ``/healthz`` answers while the event loop runs: a liveness probe restarts a
 wedged process, nothing more. ``/readyz`` checks what answering needs (the
@@ -16,9 +18,11 @@ store, the LLM's base URL, Redis when configured), each check bounded by
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import tempfile
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,12 +30,14 @@ import aiohttp
 from aiohttp import web
 
 from bots.ops import metrics
-from bots.ops.logging import RedactingFilter, secrets_of
+from bots.ops.logging import RedactingFilter, configure_logging, secrets_of
 
 if TYPE_CHECKING:
     from bots.settings import Settings
 
-__all__ = ["Probe", "add_routes", "default_probes", "ops_app", "start"]
+__all__ = ["Probe", "add_routes", "default_probes", "ops_app", "serving", "start"]
+
+log = logging.getLogger("citebot.ops")
 
 #: A readiness check: returns normally when the dependency is usable, raises otherwise.
 Probe = Callable[[], Awaitable[None]]
@@ -182,3 +188,26 @@ async def start(
         await runner.cleanup()
         raise
     return runner
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    settings: Settings, probes: Mapping[str, Probe] | None = None
+) -> AsyncIterator[web.AppRunner | None]:
+    """Configure logging and serve the ops routes for the life of the block.
+
+    A port that is taken is logged, not fatal: the bot itself still answers.
+    """
+    configure_logging(settings)
+    try:
+        runner = await start(settings, probes)
+    except OSError as exc:
+        log.error("ops server not started on port %s: %s", settings.ops.metrics_port, exc)
+        runner = None
+    if runner is not None:
+        log.info("ops server on %s (/healthz /readyz /metrics)", runner.addresses)
+    try:
+        yield runner
+    finally:
+        if runner is not None:
+            await runner.cleanup()

@@ -194,3 +194,30 @@ def _env(port: int) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CITEBOT_")}
     env["CITEBOT_OPS__METRICS_PORT"] = str(port)
     return env
+
+
+async def test_serving_configures_logs_and_survives_a_taken_port(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    blocker = await server.start(load_settings(), probes={}, host="127.0.0.1", port=0)
+    assert blocker is not None
+    taken = blocker.addresses[0][1]
+    try:
+        settings = load_settings(ops={"metrics_port": taken, "metrics_host": "127.0.0.1"})
+        async with server.serving(settings, probes={}) as runner:
+            assert runner is None
+            assert any(h.get_name() == "citebot" for h in root.handlers)
+        assert any("ops server not started" in r.message for r in caplog.records)
+        free = load_settings(ops={"metrics_port": free_port(), "metrics_host": "127.0.0.1"})
+        async with server.serving(free, probes={}) as runner:
+            assert runner is not None
+            status, _ = await get(f"http://127.0.0.1:{free.ops.metrics_port}/healthz")
+            assert status == 200
+    finally:
+        await blocker.cleanup()
+        for h in list(root.handlers):
+            if h not in handlers:
+                root.removeHandler(h)
+        root.setLevel(level)
