@@ -1,0 +1,28 @@
+"""Fixtures for connector tests: the real bundled embedder, loaded once per session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from connectors.config import StoreSettings
+from connectors.embeddings import MiniLMEmbedding
+from connectors.store.lancedb import LanceKnowledgeStore, open_lancedb
+
+
+@pytest.fixture(scope="session")
+def minilm() -> MiniLMEmbedding:
+    embedding = MiniLMEmbedding()
+    embedding.load()
+    return embedding
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def lance_store(data_dir: Path, minilm: MiniLMEmbedding) -> LanceKnowledgeStore:
+    return open_lancedb(data_dir, StoreSettings(), minilm)

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from connectors.chunking import chunk_document, split_spans
+from connectors.documents import Document, Section
+
+
+def test_sentences_are_packed_within_budget_and_offsets_point_into_the_source() -> None:
+    source = "# Title\n\n" + " ".join(f"Sentence number {i} is here." for i in range(40))
+    section = Section(text=source, heading="Title", anchor="title", start=0, end=len(source))
+    doc = Document(
+        key="k", url="https://d/x.md", title="Doc", sections=(section,), content_hash="h"
+    )
+    chunks = chunk_document(doc, max_chars=200)
+    assert len(chunks) > 3
+    for chunk in chunks:
+        assert len(chunk.text) <= 200
+        assert source[chunk.start : chunk.end] == chunk.text
+        assert chunk.text.endswith(".") or chunk.text == "# Title"
+        assert chunk.url == "https://d/x.md#title"
+        assert chunk.title == "Doc › Title"
+    assert len({c.id for c in chunks}) == len(chunks)
+
+
+def test_pdf_chunks_link_to_their_page() -> None:
+    doc = Document(
+        key="k",
+        url="file:///a.pdf",
+        title="Manual",
+        sections=(Section(text="Text.", heading="Page 2", page=2, start=10, end=15),),
+        kind="pdf",
+    )
+    (chunk,) = chunk_document(doc)
+    assert chunk.url == "file:///a.pdf#page=2"
+    assert chunk.title == "Manual › Page 2"
+    assert (chunk.start, chunk.end, chunk.page) == (10, 15, 2)
+
+
+def test_overlap_repeats_sentences_but_always_advances() -> None:
+    text = " ".join(f"S{i} is a sentence." for i in range(20))
+    spans = split_spans(text, 60, overlap_sentences=1)
+    starts = [s for s, _ in spans]
+    assert starts == sorted(set(starts))
+    assert any(spans[i][1] > spans[i + 1][0] for i in range(len(spans) - 1))
+
+
+@given(
+    st.text(alphabet=st.sampled_from("ab .!?\n"), max_size=400),
+    st.integers(min_value=5, max_value=120),
+)
+def test_spans_cover_all_words_in_order_within_budget(text: str, budget: int) -> None:
+    spans = split_spans(text, budget)
+    pieces = [text[s:e] for s, e in spans]
+    assert all(0 < len(p) <= budget for p in pieces)
+    assert all(spans[i][1] <= spans[i + 1][0] for i in range(len(spans) - 1))
+    assert "".join(text.split()) == "".join("".join(p.split()) for p in pieces)

@@ -1,0 +1,129 @@
+from __future__ import annotations
+
+import pytest
+
+from connectors.parsing import UnreadableFile, parse_bytes, parse_html, parse_markdown, slugify
+from connectors.parsing.slugs import Slugger
+from tests.connectors.pdfs import make_pdf
+
+
+@pytest.mark.parametrize(
+    ("heading", "slug"),
+    [
+        ("Installing Acme", "installing-acme"),
+        ("What's new in v2.0?", "whats-new-in-v20"),
+        ("C++ & Rust: a comparison", "c--rust-a-comparison"),
+        ("snake_case_names", "snake_case_names"),
+        ("Émigré Café", "émigré-café"),
+        ("  Trim me  ", "trim-me"),
+    ],
+)
+def test_github_slugs(heading: str, slug: str) -> None:
+    assert slugify(heading) == slug
+
+
+def test_repeated_headings_get_numbered_suffixes() -> None:
+    slugger = Slugger()
+    assert [slugger.slug("FAQ") for _ in range(3)] == ["faq", "faq-1", "faq-2"]
+    assert slugger.slug("faq 1") == "faq-1-1"
+
+
+MARKDOWN = """---
+title: Widget Guide
+tags: [a]
+---
+Preamble line.
+
+# Widget Guide
+
+Welcome to widgets.
+
+## Install `widget` on [Linux](https://example.com)
+
+Run the installer.
+
+```sh
+# not a heading
+echo hi
+```
+
+## Empty
+
+## FAQ
+First FAQ.
+
+## FAQ
+Second FAQ.
+
+Setext style
+------------
+Body of setext.
+"""
+
+
+def test_markdown_sections_are_verbatim_slices_with_anchors() -> None:
+    title, sections = parse_markdown(MARKDOWN, "fallback")
+    assert title == "Widget Guide"
+    assert [s.anchor for s in sections] == [
+        None,
+        "widget-guide",
+        "install-widget-on-linux",
+        "faq",
+        "faq-1",
+        "setext-style",
+    ]
+    for section in sections:
+        assert MARKDOWN[section.start : section.end] == section.text
+    install = sections[2]
+    assert "# not a heading" in install.text  # fenced code stays in its section
+    assert sections[2].heading == "Install widget on Linux"
+
+
+def test_markdown_title_falls_back_to_first_h1_then_name() -> None:
+    assert parse_markdown("intro\n\n# Real Title\n\nbody", "f")[0] == "Real Title"
+    assert parse_markdown("no headings at all", "File Name")[0] == "File Name"
+
+
+def test_html_sections_use_ids_or_slugs_and_drop_chrome() -> None:
+    html = """<html><head><title>Acme API</title><script>var x = 1;</script></head>
+    <body><nav>Home | Docs</nav><main>
+    <h1>Acme API</h1><p>The <b>Acme</b> API is REST.</p>
+    <h2 id="auth">Authentication</h2><p>Send a bearer token.</p>
+    <h2>Rate limits</h2><ul><li>100 requests</li><li>per minute</li></ul>
+    </main><footer>(c) Acme</footer></body></html>"""
+    title, sections = parse_html(html, "f")
+    assert title == "Acme API"
+    assert [(s.heading, s.anchor) for s in sections] == [
+        ("Acme API", "acme-api"),
+        ("Authentication", "auth"),
+        ("Rate limits", "rate-limits"),
+    ]
+    joined = "\n\n".join(s.text for s in sections)
+    for section in sections:
+        assert joined[section.start : section.end] == section.text
+    assert "var x" not in joined and "Home | Docs" not in joined and "(c) Acme" not in joined
+    assert "The Acme API is REST." in sections[0].text
+
+
+def test_pdf_pages_become_sections_with_page_numbers() -> None:
+    data = make_pdf([["Page one text."], [], ["Page three text."]], title="Manual")
+    doc = parse_bytes(data, kind="pdf", key="k", url="file:///m.pdf", fallback_title="m")
+    assert doc.title == "Manual"
+    assert [(s.page, s.text) for s in doc.sections] == [
+        (1, "Page one text."),
+        (3, "Page three text."),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kind", "data", "needle"),
+    [
+        ("pdf", b"%PDF-1.4 this is not really a pdf", "not a readable PDF"),
+        ("pdf", b"", "not a readable PDF"),
+        ("markdown", b"\xff\xfe\x00\x00binary", "binary"),
+        ("text", "caf\u00e9".encode("latin-1"), "not UTF-8"),
+    ],
+)
+def test_corrupt_files_raise_unreadable(kind: str, data: bytes, needle: str) -> None:
+    with pytest.raises(UnreadableFile, match=needle):
+        parse_bytes(data, kind=kind, key="k", url="u", fallback_title="t")

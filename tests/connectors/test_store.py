@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citations.model import Origin
+from connectors.chunking import Chunk
+from connectors.config import StoreSettings
+from connectors.embeddings import MiniLMEmbedding
+from connectors.store import KnowledgeStore
+from connectors.store.lancedb import LanceKnowledgeStore, open_lancedb
+from pipeline.ports import Retriever
+
+
+def _chunk(text: str, collection: str, key: str, anchor: str, ordinal: int = 0) -> Chunk:
+    return Chunk(
+        text=text,
+        url=f"https://docs.example.com/{key}#{anchor}",
+        title=f"{key} › {anchor}",
+        document_key=key,
+        collection=collection,
+        kind="markdown",
+        start=100 * ordinal,
+        end=100 * ordinal + len(text),
+        page=None,
+        anchor=anchor,
+        content_hash="h",
+        ordinal=ordinal,
+    )
+
+
+def _nothing_at(path: Path) -> bool:
+    return not path.exists()
+
+
+@pytest.fixture
+def filled(lance_store: LanceKnowledgeStore) -> LanceKnowledgeStore:
+    lance_store.add(
+        [
+            _chunk(
+                "Refunds are paid back within 14 days of the return.",
+                "public",
+                "billing.md",
+                "refunds",
+            ),
+            _chunk("Our office is in Berlin, near the river.", "public", "about.md", "office", 1),
+        ]
+    )
+    lance_store.add(
+        [
+            _chunk(
+                "Refunds for enterprise customers are paid within 3 days.",
+                "secret",
+                "ent.md",
+                "refunds",
+            )
+        ]
+    )
+    return lance_store
+
+
+def test_is_a_retriever(lance_store: KnowledgeStore) -> None:
+    assert isinstance(lance_store, Retriever)
+
+
+async def test_empty_store_retrieves_nothing_and_creates_nothing(
+    lance_store: LanceKnowledgeStore, data_dir: Path
+) -> None:
+    assert await lance_store.retrieve("anything", top_k=3, scope=None) == []
+    assert lance_store.count() == 0
+    assert _nothing_at(data_dir)
+
+
+async def test_hits_carry_source_metadata(filled: LanceKnowledgeStore) -> None:
+    hits = await filled.retrieve("how long do refunds take", top_k=3, scope=["public"])
+    top = hits[0]
+    assert top.source.url == "https://docs.example.com/billing.md#refunds"
+    assert top.source.title == "billing.md › refunds"
+    assert top.source.text.startswith("Refunds are paid back")
+    assert top.source.locator.anchor == "refunds"
+    assert (top.source.locator.start, top.source.locator.page) == (0, None)
+    assert top.source.origin is Origin.KB and top.source.id == 0
+    assert top.collection == "public"
+    assert all(0.0 <= h.score <= 1.0 for h in hits)
+    assert hits[0].score > hits[-1].score
+
+
+async def test_scope_filters_inside_the_query(filled: LanceKnowledgeStore) -> None:
+    question = "how fast are enterprise refunds paid"
+    best = await filled.retrieve(question, top_k=1, scope=None)
+    assert best[0].collection == "secret"  # the out-of-scope collection holds the best match
+    # top_k=1: a filter applied after the query would be left with nothing.
+    scoped = await filled.retrieve(question, top_k=1, scope=["public"])
+    assert [h.source.url for h in scoped] == ["https://docs.example.com/billing.md#refunds"]
+    wide = await filled.retrieve(question, top_k=10, scope=["public", "other"])
+    assert wide and {h.collection for h in wide} == {"public"}
+    assert await filled.retrieve(question, top_k=5, scope=[]) == []
+    assert await filled.retrieve(question, top_k=5, scope=["nope"]) == []
+
+
+async def test_scope_values_are_quoted_safely(filled: LanceKnowledgeStore) -> None:
+    hits = await filled.retrieve("refunds", top_k=5, scope=["x') OR (1=1", "public"])
+    assert {h.collection for h in hits} == {"public"}
+
+
+async def test_delete_removes_a_document_from_one_collection(filled: LanceKnowledgeStore) -> None:
+    filled.delete(["billing.md"], "secret")  # same key, other collection: untouched
+    assert filled.count() == 3
+    filled.delete(["billing.md"], "public")
+    assert filled.count() == 2
+    hits = await filled.retrieve("refunds", top_k=5, scope=["public"])
+    assert [h.source.url for h in hits] == ["https://docs.example.com/about.md#office"]
+
+
+async def test_reopened_store_finds_text_by_full_text_search(
+    filled: LanceKnowledgeStore, data_dir: Path, minilm: MiniLMEmbedding
+) -> None:
+    filled.optimize()
+    filled.add(
+        [_chunk("Zqxjv is the internal codename of the billing service.", "public", "c.md", "c")]
+    )
+    reopened = open_lancedb(data_dir, StoreSettings(), minilm)
+    assert reopened.count() == 4
+    hits = await reopened.retrieve("zqxjv", top_k=1, scope=None)
+    assert hits[0].source.url.endswith("c.md#c")
