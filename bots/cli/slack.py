@@ -33,13 +33,14 @@ def _with_slack(settings: Settings, **changes: Any) -> Settings:
 @friendly
 def run_slack(ctx: click.Context, mode: str | None, host: str | None, port: int | None) -> None:
     """Answer on Slack: mentions, DMs, the slash command and thread follow-ups."""
-    from bots.slack.bot import SlackBot
+    from bots.slack.bot import SlackBot, check_settings
     from bots.slack.server import serve_http, serve_socket
-    from bots.wiring import build_runtime
 
     if port is not None and mode is None:
         mode = "http"
     settings = _with_slack(settings_from(ctx), mode=mode, host=host, port=port)
+    check_settings(settings.slack)
+    from bots.wiring import build_runtime
 
     async def main() -> None:
         bot = SlackBot(build_runtime(settings))

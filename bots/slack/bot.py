@@ -20,6 +20,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bots.dedupe import Dedupe
 from bots.settings import SettingsError
+from bots.settings.sections import SlackSettings
 from pipeline.events import Done, Progress
 from pipeline.question import Question, Trigger
 
@@ -40,8 +41,8 @@ log = logging.getLogger("citebot.slack")
 THREAD_TTL = 14 * 24 * 3600.0
 
 
-def check_settings(runtime: Runtime) -> None:
-    slack = runtime.settings.slack
+def check_settings(slack: SlackSettings) -> None:
+    """One readable line per missing credential, before anything slow is built."""
     problems = []
     if slack.bot_token is None:
         problems.append(
@@ -77,7 +78,7 @@ class SlackBot:
         client: AsyncWebClient | None = None,
         dedupe: Dedupe | None = None,
     ) -> None:
-        check_settings(runtime)
+        check_settings(runtime.settings.slack)
         self.runtime = runtime
         self.settings = runtime.settings.slack
         self.client = client or web_client(runtime)

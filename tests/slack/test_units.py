@@ -1,0 +1,112 @@
+"""Pure pieces: dedupe backends, mention handling, history budget, manifests."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bots.dedupe import Dedupe, MemoryBackend, RedisBackend, build_dedupe
+from bots.settings import load_settings
+from bots.slack.history import BotIdentity, turns
+from bots.slack.text import mentions, quiet, strip_mention
+from pipeline.question import Turn
+from tests.fakes.redis_server import redis_server
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_memory_dedupe_claims_once_per_ttl():
+    clock = Clock()
+    dedupe = Dedupe(MemoryBackend(clock=clock), ttl=10)
+    assert await dedupe.first("slack", "event", "Ev1")
+    assert not await dedupe.first("slack", "event", "Ev1")
+    assert await dedupe.first("slack", "event", "Ev2")
+    clock.now = 10.5
+    assert await dedupe.first("slack", "event", "Ev1")  # expired, claimable again
+    assert len(dedupe.backend) == 1  # type: ignore[arg-type]
+
+
+async def test_memory_dedupe_remember_and_seen():
+    clock = Clock()
+    dedupe = Dedupe(MemoryBackend(clock=clock), ttl=10)
+    assert not await dedupe.seen("thread", "C1", "1.0")
+    await dedupe.remember("thread", "C1", "1.0", ttl=100)
+    clock.now = 50
+    assert await dedupe.seen("thread", "C1", "1.0")
+    clock.now = 101
+    assert not await dedupe.seen("thread", "C1", "1.0")
+
+
+async def test_memory_dedupe_is_bounded():
+    backend = MemoryBackend(max_keys=100)
+    for i in range(1000):
+        await backend.claim(f"k{i}", 3600)
+    assert len(backend) <= 101
+
+
+async def test_concurrent_claims_have_one_winner():
+    dedupe = Dedupe()
+    wins = await asyncio.gather(*(dedupe.first("msg", "C1", "1.0") for _ in range(100)))
+    assert wins.count(True) == 1
+
+
+async def test_redis_dedupe_is_shared_between_replicas():
+    pytest.importorskip("redis")
+    with redis_server() as url:
+        replicas = [Dedupe(RedisBackend.from_url(url), ttl=60) for _ in range(3)]
+        try:
+            wins = await asyncio.gather(*(r.first("event", "Ev1") for r in replicas for _ in range(20)))
+            assert wins.count(True) == 1
+            await replicas[0].remember("thread", "C1", "1.0")
+            assert await replicas[2].seen("thread", "C1", "1.0")
+        finally:
+            for r in replicas:
+                await r.close()
+
+
+def test_build_dedupe_follows_settings():
+    assert isinstance(build_dedupe(load_settings()).backend, MemoryBackend)
+    settings = load_settings(ops={"redis_url": "redis://127.0.0.1:1/0", "dedupe_ttl": 42})
+    dedupe = build_dedupe(settings)
+    assert isinstance(dedupe.backend, RedisBackend) and dedupe.ttl == 42
+
+
+def test_mentions_and_stripping():
+    assert mentions("hi <@UBOT> there", "UBOT")
+    assert mentions("hi <@UBOT|citebot>", "UBOT")
+    assert not mentions("hi <@UOTHER>", "UBOT")
+    assert strip_mention("<@UBOT>  what is  <@U2>?", "UBOT") == "what is <@U2>?"
+    assert strip_mention("<@UBOT> line one\n\nline two", "UBOT") == "line one\n\nline two"
+
+
+def test_quiet_removes_broadcast_pings():
+    text = quiet("<!channel> <!here|here> <!subteam^S1|@team> @everyone hello")
+    for ping in ("<!channel>", "<!here", "<!subteam", "@everyone"):
+        assert ping not in text
+    assert text.endswith("hello")
+
+
+def test_history_turns_keep_newest_within_budget():
+    me = BotIdentity("UBOT", "BBOT")
+    messages = [
+        {"user": "U1", "text": "<@UBOT> first question", "ts": "1"},
+        {"bot_id": "BBOT", "text": "first answer", "ts": "2"},
+        {"bot_id": "BOTHER", "text": "another bot", "ts": "3"},
+        {"user": "U1", "text": "", "ts": "4"},
+        {"user": "U1", "text": "current", "ts": "5"},
+    ]
+    assert turns(messages, me, budget_tokens=1000, exclude_ts="5") == (
+        Turn("user", "first question"),
+        Turn("assistant", "first answer"),
+    )
+    assert turns(messages, me, budget_tokens=4, exclude_ts="5") == (Turn("assistant", "first answer"),)
+    assert turns(messages, me, budget_tokens=0, exclude_ts="5") == ()
+    with_bots = turns(messages, me, budget_tokens=1000, exclude_ts="5", include_bots=True)
+    assert Turn("user", "another bot") in with_bots
