@@ -43,12 +43,14 @@ _MAX_IDS = 16
 
 # Characters that may start something the scanner must look at, per mode.
 _NORMAL_STOP = re.compile(r"[\[\]【`~\n]")
+_search_normal_stop = _NORMAL_STOP.search
 _CODE_STOP = re.compile(r"[`~\n]")
 _DEST_STOP = re.compile(r"[()\n`~]")
 _ID_SUFFIX = re.compile(r"\( ?id ?[=:] ?(\d{1,9}) ?\)")
 # Every proper prefix of an ``(id=K)`` suffix, to know when to wait for more.
 _ID_SUFFIX_PARTIAL = re.compile(r"\( ?(i(d( ?([=:]( ?(\d{1,9} ?)?)?)?)?)?)?")
 _LENTICULAR = re.compile(r"【(\d{1,9})(?::\d{1,9})?†[^】\n]{0,40}】")
+_LENTICULAR_PARTIAL = re.compile(r"【(\d{1,9}(:\d{0,9})?(†[^】\n]{0,40})?)?")
 
 
 class _Mode(Enum):
@@ -77,6 +79,7 @@ class CitationStream:
 
         self._buf = ""
         self._mode = _Mode.NORMAL
+        self._plain = True  # nothing pending: plain prose can skip the scanner
         self._inline_ticks = 0
         self._fence_char = ""
         self._fence_len = 0
@@ -103,7 +106,27 @@ class CitationStream:
             raise RuntimeError("CitationStream is closed")
         if not token:
             return ""
-        self._buf += token
+        if self._plain and _search_normal_stop(token) is None:
+            # The common case, plain prose: no scanner needed.
+            if self._cites:
+                self._segments.append(Segment("".join(self._text), tuple(self._cites)))
+                self._text = []
+                self._cites = []
+            self._text.append(token)
+            if self._indent >= 0:
+                self._indent = self._indent + len(token) if token.strip(" ") == "" else -1
+            return token
+        buf = self._buf + token
+        if (
+            buf[0] == "【"
+            and len(buf) < MAX_HOLDBACK
+            and _LENTICULAR_PARTIAL.fullmatch(buf) is not None
+        ):
+            # Still the middle of a 【K†source】 marker.
+            self._buf = buf
+            self._plain = False
+            return ""
+        self._buf = buf
         return self._scan(final=False)
 
     def close(self) -> str:
@@ -320,6 +343,7 @@ class CitationStream:
             self._emit_marker(ids, out)
             i = end
         self._buf = buf[i:]
+        self._plain = not self._buf and self._mode is _Mode.NORMAL and not self._run_len
         if final and self._buf:
             # Only reachable if a parser asked for more at the very end.
             self._emit_text(self._buf, out)
@@ -341,7 +365,7 @@ class CitationStream:
         if close >= 0 or len(tail) >= MAX_HOLDBACK or "\n" in tail or final:
             return _NO, ()
         # Could this still become a marker once more text arrives?
-        if re.fullmatch(r"【(\d{1,9}(:\d{0,9})?(†[^】\n]{0,40})?)?", tail) is None:
+        if _LENTICULAR_PARTIAL.fullmatch(tail) is None:
             return _NO, ()
         return _NEED, ()
 

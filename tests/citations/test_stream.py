@@ -72,6 +72,17 @@ def test_marker_forms(written: str, shown: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "written", ["A【3†source】.【5:1†source】", "A[1](id=3)[5][^4]", "x [3, 5] `[3]` [3]"]
+)
+def test_every_three_way_split(written: str) -> None:
+    expected = resolve(written, sources())
+    for i in range(len(written) + 1):
+        for j in range(i, len(written) + 1):
+            out, s = stream([written[:i], written[i:j], written[j:]])
+            assert out == expected.text and s.answer == expected, (i, j)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Use `x[3]` here",
