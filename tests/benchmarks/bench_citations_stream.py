@@ -199,8 +199,9 @@ def test_edge_case_table() -> None:
         split_ours = run_citebot(list(text), sources)
         whole_theirs = run_langchain_references([text], docs)
         split_theirs = run_langchain_references(list(text), docs)
-        t_ours = _time(lambda: run_citebot(list(text), sources), 5)
-        t_theirs = _time(lambda: run_langchain_references(list(text), docs), 5)
+        chars = list(text)
+        t_ours = _time(lambda chars=chars, sources=sources: run_citebot(chars, sources), 5)
+        t_theirs = _time(lambda chars=chars, docs=docs: run_langchain_references(chars, docs), 5)
         ours_ok = whole_ours == split_ours and (not expected or whole_ours == expected)
         theirs_body = whole_theirs.split("\n\n- [", 1)[0]
         theirs_ok = whole_theirs == split_theirs and (not expected or theirs_body == expected)
