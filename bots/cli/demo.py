@@ -30,7 +30,8 @@ def demo_command(ctx: click.Context, questions: tuple[str, ...], keep: str | Non
 
     with tempfile.TemporaryDirectory(prefix="citebot-demo-") as tmp:
         data_dir = Path(keep) if keep else Path(tmp)
-        settings = load_settings(data_dir=data_dir)
+        # the demo shows the bundled engine alone; installed plugins would change its answers
+        settings = load_settings(data_dir=data_dir, plugins={"entry_points": False})
         ctx.ensure_object(dict)["settings"] = settings
         samples = resources.files("bots") / "samples"
         with resources.as_file(samples) as folder:
