@@ -16,9 +16,12 @@ from bots.cli.run import run_group
 def run_discord(ctx: click.Context) -> None:
     """Answer on Discord: /ask, @mentions, thread follow-ups and DMs."""
     from bots.discord import serve
-    from bots.wiring import build_runtime
+    from bots.discord.client import require_token
 
     settings = settings_from(ctx)
+    require_token(settings.discord)
+    from bots.wiring import build_runtime  # heavy: the store and LLM clients
+
     runtime = build_runtime(settings)
     try:
         asyncio.run(serve(settings, runtime))
@@ -33,7 +36,12 @@ def discord_group() -> None:
 
 
 @discord_group.command("invite-url")
-@click.option("--client-id", type=int, default=None, help="The application id (default: from settings or the token).")
+@click.option(
+    "--client-id",
+    type=int,
+    default=None,
+    help="The application id (default: from settings or the token).",
+)
 @click.pass_context
 @friendly
 def invite_url_command(ctx: click.Context, client_id: int | None) -> None:

@@ -31,7 +31,9 @@ class AskCog(commands.Cog):
     async def ask(self, interaction: discord.Interaction[Any], question: str) -> None:
         settings = self.bot.settings.discord
         if not is_allowed(settings, interaction.channel, interaction.guild):
-            await interaction.response.send_message(NOT_HERE, ephemeral=True, allowed_mentions=NO_PINGS)
+            await interaction.response.send_message(
+                NOT_HERE, ephemeral=True, allowed_mentions=NO_PINGS
+            )
             return
         # the first thing we do: Discord drops an interaction not answered within 3 s
         await interaction.response.defer(ephemeral=settings.ephemeral, thinking=True)
@@ -52,12 +54,16 @@ class AskCog(commands.Cog):
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        log.error("/%s failed", interaction.command.name if interaction.command else "?", exc_info=error)
+        log.error(
+            "/%s failed", interaction.command.name if interaction.command else "?", exc_info=error
+        )
         text = "⚠️ Sorry, something went wrong while answering. Please try again later."
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
             else:
-                await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+                await interaction.response.send_message(
+                    text, ephemeral=True, allowed_mentions=NO_PINGS
+                )
         except discord.HTTPException:
             log.debug("could not report the failure to the user", exc_info=True)

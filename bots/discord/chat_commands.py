@@ -45,7 +45,9 @@ def app_command(bot: CitebotBot, chat: ChatCommand) -> app_commands.Command[Any,
         await run_chat_command(bot, chat, interaction, options)
 
     parameters = [
-        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
+        inspect.Parameter(
+            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+        )
     ]
     for option in chat.options:
         parameters.append(
@@ -84,11 +86,16 @@ def add_chat_commands(bot: CitebotBot, chats: Any) -> list[str]:
 
 
 async def run_chat_command(
-    bot: CitebotBot, chat: ChatCommand, interaction: discord.Interaction[Any], options: dict[str, Any]
+    bot: CitebotBot,
+    chat: ChatCommand,
+    interaction: discord.Interaction[Any],
+    options: dict[str, Any],
 ) -> None:
     if not is_allowed(bot.settings.discord, interaction.channel, interaction.guild):
         await interaction.response.send_message(
-            "Sorry, I don't answer commands in this channel.", ephemeral=True, allowed_mentions=NO_PINGS
+            "Sorry, I don't answer commands in this channel.",
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
         )
         return
     try:
@@ -110,7 +117,9 @@ async def run_chat_command(
     if done:
         reply = task.result()
         first, *rest = _chunks(reply)
-        await interaction.response.send_message(first, ephemeral=reply.ephemeral, allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(
+            first, ephemeral=reply.ephemeral, allowed_mentions=NO_PINGS
+        )
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await task

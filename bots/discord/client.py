@@ -53,7 +53,9 @@ def configure_endpoints(settings: DiscordSettings) -> None:
     the process; interaction webhooks use the same ``Route``.
     """
     discord.http.Route.BASE = api_base(settings.api_url)
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url or DEFAULT_GATEWAY_URL)
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+        settings.gateway_url or DEFAULT_GATEWAY_URL
+    )
 
 
 def intents_for(settings: DiscordSettings) -> discord.Intents:
@@ -119,14 +121,22 @@ class CitebotBot(commands.Bot):
                 log.info("synced %s to guild %s", names, guild_id)
         except discord.HTTPException as exc:
             # a guild that did not grant applications.commands answers 403: keep running
-            log.error("could not sync app commands (%s); was the bot invited with applications.commands?", exc)
+            log.error(
+                "could not sync app commands (%s); was the bot invited with applications.commands?",
+                exc,
+            )
 
     async def on_message(self, message: discord.Message, /) -> None:
         """Questions are handled by ``QuestionListener``; there are no prefix commands."""
 
     async def on_ready(self) -> None:
         user = self.user
-        log.info("connected to Discord as %s (%s) in %d servers", user, user.id if user else "?", len(self.guilds))
+        log.info(
+            "connected to Discord as %s (%s) in %d servers",
+            user,
+            user.id if user else "?",
+            len(self.guilds),
+        )
 
 
 class ShardedCitebotBot(CitebotBot, commands.AutoShardedBot):
@@ -138,20 +148,29 @@ def create_bot(settings: Settings, runtime: Runtime, **options: Any) -> CitebotB
     return cls(settings, runtime, **options)
 
 
+def require_token(settings: DiscordSettings) -> str:
+    token = settings.token.get_secret_value().strip() if settings.token is not None else ""
+    if not token:
+        raise SettingsError(
+            [
+                "setting discord.token: a bot token is required [env CITEBOT_DISCORD__TOKEN or DISCORD_TOKEN]"
+            ]
+        )
+    return token
+
+
 async def serve(settings: Settings, runtime: Runtime, **options: Any) -> None:
     """Connect and answer until the process is stopped; reconnects are discord.py's job."""
-    token = settings.discord.token
-    if token is None or not token.get_secret_value().strip():
-        raise SettingsError(
-            ["setting discord.token: a bot token is required [env CITEBOT_DISCORD__TOKEN or DISCORD_TOKEN]"]
-        )
+    token = require_token(settings.discord)
     configure_endpoints(settings.discord)
     bot = create_bot(settings, runtime, **options)
     try:
         async with bot:
-            await bot.start(token.get_secret_value().strip())
+            await bot.start(token)
     except discord.LoginFailure:
-        raise ConnectorError("Discord rejected the bot token (CITEBOT_DISCORD__TOKEN); reset it in the developer portal") from None
+        raise ConnectorError(
+            "Discord rejected the bot token (CITEBOT_DISCORD__TOKEN); reset it in the developer portal"
+        ) from None
     except discord.PrivilegedIntentsRequired:
         raise ConnectorError(
             "Discord refused the MESSAGE_CONTENT intent: enable it under Bot → Privileged Gateway Intents "

@@ -52,12 +52,18 @@ class VoteButton(
         store = runtime.feedback if runtime is not None else None
         if store is None:
             await interaction.response.send_message(
-                "Feedback is not switched on for this bot.", ephemeral=True, allowed_mentions=NO_PINGS
+                "Feedback is not switched on for this bot.",
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
             )
             return
         try:
             await asyncio.to_thread(
-                store.vote, self.answer_id, user=str(interaction.user.id), vote=self.vote, platform=PLATFORM
+                store.vote,
+                self.answer_id,
+                user=str(interaction.user.id),
+                vote=self.vote,
+                platform=PLATFORM,
             )
         except Exception:
             log.exception("could not store a vote for answer %s", self.answer_id)

@@ -45,7 +45,9 @@ class QuestionListener(commands.Cog):
         if trigger is None:
             return
         runtime = self.bot.runtime
-        if runtime.dedupe is not None and not await runtime.dedupe.first("discord", "message", str(message.id)):
+        if runtime.dedupe is not None and not await runtime.dedupe.first(
+            "discord", "message", str(message.id)
+        ):
             return
         channel = message.channel
         if trigger is Trigger.MENTION and not isinstance(channel, discord.Thread):
@@ -53,7 +55,9 @@ class QuestionListener(commands.Cog):
             return
         if isinstance(channel, discord.Thread):
             self.bot.answered_threads.add(channel.id)
-        await self._answer(message, trigger, ChannelSurface(channel), history=await self._history(message))
+        await self._answer(
+            message, trigger, ChannelSurface(channel), history=await self._history(message)
+        )
 
     def _trigger(self, message: discord.Message) -> Trigger | None:
         """What kind of question this message is, or ``None`` if it is none of citebot's business."""
@@ -98,7 +102,11 @@ class QuestionListener(commands.Cog):
                     auto_archive_duration=self.settings.thread_archive_minutes,
                 )
             except (discord.HTTPException, ValueError) as exc:
-                log.warning("could not start a thread in channel %s (%s); replying inline", message.channel.id, exc)
+                log.warning(
+                    "could not start a thread in channel %s (%s); replying inline",
+                    message.channel.id,
+                    exc,
+                )
             else:
                 self.bot.answered_threads.add(thread.id)
                 return ChannelSurface(thread)
@@ -151,4 +159,3 @@ class QuestionListener(commands.Cog):
             )
         )
         await Responder(surface, runtime, question, interval=self.settings.edit_interval).run()
-

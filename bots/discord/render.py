@@ -49,7 +49,10 @@ def preview(text: str) -> str:
 def to_parts(answer: CitedAnswer) -> tuple[Part, ...]:
     """The final answer as messages: linked ``[n]`` markers, then the Sources embed on the last."""
     parts = tuple(
-        Part(no_previews(m.content, CONTENT_LIMIT), tuple(discord.Embed.from_dict(e) for e in m.embeds))
+        Part(
+            no_previews(m.content, CONTENT_LIMIT),
+            tuple(discord.Embed.from_dict(e) for e in m.embeds),
+        )
         for m in render_discord(answer)
     )
     return parts or (Part("\u200b"),)

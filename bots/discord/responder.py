@@ -159,9 +159,13 @@ class Responder:
                 parts[0] = Part(flagged, parts[0].embeds)
         view = await self._feedback(done)
         first, *rest = parts
-        await self._edit(first.content, embeds=first.embeds, view=None if rest else view, throttle=True)
+        await self._edit(
+            first.content, embeds=first.embeds, view=None if rest else view, throttle=True
+        )
         for i, part in enumerate(rest, start=1):
-            await self.surface.more(part.content, embeds=part.embeds, view=view if i == len(rest) else None)
+            await self.surface.more(
+                part.content, embeds=part.embeds, view=view if i == len(rest) else None
+            )
 
     async def _feedback(self, done: Done) -> discord.ui.View | None:
         store = self.runtime.feedback
@@ -181,7 +185,9 @@ class Responder:
                 references=references,
             )
         except Exception:
-            log.exception("could not record answer %s; sending it without feedback buttons", self.question.id)
+            log.exception(
+                "could not record answer %s; sending it without feedback buttons", self.question.id
+            )
             return None
         return feedback_view(self.question.id)
 

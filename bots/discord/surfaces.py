@@ -22,11 +22,19 @@ _TOKEN_GONE = frozenset({50027, 10015})
 
 class Surface(Protocol):
     async def show(
-        self, content: str, *, embeds: Sequence[discord.Embed] = (), view: discord.ui.View | None = None
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
     ) -> None: ...
 
     async def more(
-        self, content: str, *, embeds: Sequence[discord.Embed] = (), view: discord.ui.View | None = None
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
     ) -> None: ...
 
 
@@ -42,16 +50,24 @@ def _extras(embeds: Sequence[discord.Embed], view: discord.ui.View | None) -> di
 class ChannelSurface:
     """Messages in a channel, thread or DM; inline answers reply to the question."""
 
-    def __init__(self, channel: discord.abc.Messageable, *, reply_to: discord.Message | None = None) -> None:
+    def __init__(
+        self, channel: discord.abc.Messageable, *, reply_to: discord.Message | None = None
+    ) -> None:
         self.channel = channel
         self.reply_to = reply_to
         self.message: discord.Message | None = None
 
     async def show(
-        self, content: str, *, embeds: Sequence[discord.Embed] = (), view: discord.ui.View | None = None
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
     ) -> None:
         if self.message is None:
-            reference = self.reply_to.to_reference(fail_if_not_exists=False) if self.reply_to else None
+            reference = (
+                self.reply_to.to_reference(fail_if_not_exists=False) if self.reply_to else None
+            )
             self.message = await self.channel.send(
                 content,
                 reference=reference,  # type: ignore[arg-type]
@@ -71,7 +87,11 @@ class ChannelSurface:
         )
 
     async def more(
-        self, content: str, *, embeds: Sequence[discord.Embed] = (), view: discord.ui.View | None = None
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
     ) -> None:
         await self.channel.send(
             content, allowed_mentions=NO_PINGS, suppress_embeds=not embeds, **_extras(embeds, view)
@@ -105,7 +125,11 @@ class InteractionSurface:
         return left > self.margin
 
     async def show(
-        self, content: str, *, embeds: Sequence[discord.Embed] = (), view: discord.ui.View | None = None
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
     ) -> None:
         if self.moved is None and not self._fresh():
             await self._move(token_valid=not self.interaction.is_expired())
@@ -123,7 +147,11 @@ class InteractionSurface:
         await self.moved.show(content, embeds=embeds, view=view)
 
     async def more(
-        self, content: str, *, embeds: Sequence[discord.Embed] = (), view: discord.ui.View | None = None
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
     ) -> None:
         if self.moved is None and not self._fresh():
             await self._move(token_valid=not self.interaction.is_expired())
@@ -155,7 +183,9 @@ class InteractionSurface:
                     allowed_mentions=NO_PINGS,
                 )
             except discord.HTTPException:
-                log.debug("could not point the expiring interaction at its continuation", exc_info=True)
+                log.debug(
+                    "could not point the expiring interaction at its continuation", exc_info=True
+                )
         self.moved = ChannelSurface(channel)
 
     async def _destination(self) -> discord.abc.Messageable:
@@ -164,4 +194,3 @@ class InteractionSurface:
             # an ephemeral answer must not become public: continue privately
             return await self.interaction.user.create_dm()
         return channel
-

@@ -20,21 +20,29 @@ from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.question import Question
 from tests.fakes.discord_api import FakeDiscord
 
-GUIDE = Source(1, "https://docs.example.com/guide#keys", "Key rotation guide", "Keys rotate every 90 days.")
+GUIDE = Source(
+    1, "https://docs.example.com/guide#keys", "Key rotation guide", "Keys rotate every 90 days."
+)
 FAQ = Source(2, "https://docs.example.com/faq", "FAQ", "Ask the platform team.")
 
 
-def cited(*pieces: tuple[str, tuple[int, ...]], sources: tuple[Source, ...] = (GUIDE, FAQ)) -> CitedAnswer:
+def cited(
+    *pieces: tuple[str, tuple[int, ...]], sources: tuple[Source, ...] = (GUIDE, FAQ)
+) -> CitedAnswer:
     refs = tuple(Reference(s.id, s.url, s.title, (s,)) for s in sources)
     return CitedAnswer(segments=tuple(Segment(t, c) for t, c in pieces), references=refs)
 
 
-DEFAULT_ANSWER = cited(("Keys rotate every 90 days", (1,)), (". Ask the platform team", (2,)), (".", ()))
+DEFAULT_ANSWER = cited(
+    ("Keys rotate every 90 days", (1,)), (". Ask the platform team", (2,)), (".", ())
+)
 
 Script = Callable[[Question], AsyncIterator[Progress]]
 
 
-async def streamed(question: Question, answer: CitedAnswer = DEFAULT_ANSWER, *, pause: float = 0.0) -> AsyncIterator[Progress]:
+async def streamed(
+    question: Question, answer: CitedAnswer = DEFAULT_ANSWER, *, pause: float = 0.0
+) -> AsyncIterator[Progress]:
     """The pipeline's shape: statuses, then the answer in small deltas, then Done."""
     yield Status("Searching the knowledge base…", "retrieve")
     yield Status("Writing the answer…", "generate")
@@ -107,7 +115,9 @@ async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot
             access=access or {},
         )
         answerer = ScriptedAnswerer()
-        runtime = Runtime(settings, answerer=answerer, feedback=store, dedupe=Dedupe(), plugins=plugins)
+        runtime = Runtime(
+            settings, answerer=answerer, feedback=store, dedupe=Dedupe(), plugins=plugins
+        )
         configure_endpoints(settings.discord)
         bot = create_bot(settings, runtime, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start("fake-token"))

@@ -17,7 +17,9 @@ def callbacks(fake: FakeDiscord) -> list[dict]:  # type: ignore[type-arg]
     return [c.json for c in fake.find("POST", r"/interactions/\d+/[^/]+/callback")]
 
 
-async def test_ask_defers_then_streams_into_the_original_response(start_bot: StartBot, fake: FakeDiscord) -> None:
+async def test_ask_defers_then_streams_into_the_original_response(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
     h = await start_bot(edit_interval=0.05)
     h.answerer.script = lambda q: streamed(q, pause=0.04)
     await fake.slash("ask", {"question": "how often do keys rotate?"})
@@ -29,12 +31,18 @@ async def test_ask_defers_then_streams_into_the_original_response(start_bot: Sta
     edits = fake.find("PATCH", ORIGINAL)
     assert edits[0].json["content"].startswith("⏳ ")
     assert len(edits) >= 3 and edits[-1] is final
-    assert final.json["content"].startswith("Keys rotate every 90 days[[1]](<https://docs.example.com/guide#keys>)")
+    assert final.json["content"].startswith(
+        "Keys rotate every 90 days[[1]](<https://docs.example.com/guide#keys>)"
+    )
     assert final.json["embeds"][0]["title"] == "Sources"
     assert final.json["components"], "feedback buttons on the final answer"
     assert all(e.json["allowed_mentions"]["parse"] == [] for e in edits)
     q = h.answerer.questions[0]
-    assert q.trigger is Trigger.SLASH and q.asker == str(USER_ID) and q.text == "how often do keys rotate?"
+    assert (
+        q.trigger is Trigger.SLASH
+        and q.asker == str(USER_ID)
+        and q.text == "how often do keys rotate?"
+    )
     assert not fake.find("POST", r"/channels/\d+/messages"), "nothing outside the interaction"
 
 
@@ -47,7 +55,9 @@ async def test_ephemeral_ask(start_bot: StartBot, fake: FakeDiscord) -> None:
     assert interaction.original is not None and interaction.original["flags"] & 64
 
 
-async def test_ask_in_a_disallowed_channel_is_refused_privately(start_bot: StartBot, fake: FakeDiscord) -> None:
+async def test_ask_in_a_disallowed_channel_is_refused_privately(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
     h = await start_bot(allowed_channels=[CHANNEL_ID])
     await fake.slash("ask", {"question": "secret?"}, channel_id=OTHER_CHANNEL_ID)
     cb = await fake.wait_call("POST", r"/interactions/\d+/[^/]+/callback")
@@ -56,12 +66,17 @@ async def test_ask_in_a_disallowed_channel_is_refused_privately(start_bot: Start
     assert h.answerer.questions == []
 
 
-async def test_too_long_question_gets_a_polite_refusal(start_bot: StartBot, fake: FakeDiscord) -> None:
+async def test_too_long_question_gets_a_polite_refusal(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
     h = await start_bot()
     h.settings.access.max_question_chars = 20
     await fake.slash("ask", {"question": "x" * 50})
     final = await fake.wait_for(
-        lambda: next((c for c in fake.find("PATCH", ORIGINAL) if "too long" in c.json.get("content", "")), None)
+        lambda: next(
+            (c for c in fake.find("PATCH", ORIGINAL) if "too long" in c.json.get("content", "")),
+            None,
+        )
     )
     assert final.json["content"].startswith("Sorry, that question is too long (50 characters")
     assert not final.json.get("components"), "no feedback buttons on a refusal"
@@ -74,7 +89,9 @@ async def test_answer_that_would_outlive_the_token_continues_in_the_channel(
     await start_bot(interaction_margin=60)
     # 14.5 minutes old: 30 s of token left, less than the 60 s margin
     await fake.slash("ask", {"question": "slow one"}, age=14.5 * 60)
-    final = await fake.wait_call("PATCH", rf"/channels/{CHANNEL_ID}/messages/\d+", lambda c: bool(c.json.get("embeds")))
+    final = await fake.wait_call(
+        "PATCH", rf"/channels/{CHANNEL_ID}/messages/\d+", lambda c: bool(c.json.get("embeds"))
+    )
     assert callbacks(fake)[0]["type"] == 5, "deferred within the 3 s as always"
     pointer = fake.find("PATCH", ORIGINAL)
     assert len(pointer) == 1 and "continues below" in pointer[0].json["content"]
@@ -83,7 +100,9 @@ async def test_answer_that_would_outlive_the_token_continues_in_the_channel(
     assert placeholder.json["allowed_mentions"]["parse"] == []
 
 
-async def test_rejected_token_moves_the_answer_to_the_channel(start_bot: StartBot, fake: FakeDiscord) -> None:
+async def test_rejected_token_moves_the_answer_to_the_channel(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
     h = await start_bot()
     gate = asyncio.Event()
 
@@ -99,18 +118,30 @@ async def test_rejected_token_moves_the_answer_to_the_channel(start_bot: StartBo
     fake.expire(interaction)
     gate.set()
     final = await fake.wait_for(
-        lambda: next((c for c in fake.message_calls() if c.path.startswith(f"/channels/{CHANNEL_ID}/")
-                      and c.json.get("embeds")), None)
+        lambda: next(
+            (
+                c
+                for c in fake.message_calls()
+                if c.path.startswith(f"/channels/{CHANNEL_ID}/") and c.json.get("embeds")
+            ),
+            None,
+        )
     )
     assert final.json["content"].startswith("Keys rotate")
     assert final.json["components"]
-    rejected = [c for c in fake.find("PATCH", ORIGINAL) if c.json.get("content", "").startswith("Keys")]
+    rejected = [
+        c for c in fake.find("PATCH", ORIGINAL) if c.json.get("content", "").startswith("Keys")
+    ]
     assert len(rejected) == 1, "one rejected edit, then the answer moved"
 
 
-async def test_expiring_ephemeral_answer_continues_in_a_dm(start_bot: StartBot, fake: FakeDiscord) -> None:
+async def test_expiring_ephemeral_answer_continues_in_a_dm(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
     await start_bot(ephemeral=True)
     await fake.slash("ask", {"question": "private one"}, age=14.5 * 60)
-    await fake.wait_call("PATCH", r"/channels/4900/messages/\d+", lambda c: bool(c.json.get("embeds")))
+    await fake.wait_call(
+        "PATCH", r"/channels/4900/messages/\d+", lambda c: bool(c.json.get("embeds"))
+    )
     assert fake.find("POST", r"/users/@me/channels")
     assert not fake.find("POST", rf"/channels/{CHANNEL_ID}/messages"), "never made public"

@@ -23,7 +23,9 @@ def is_final(call: Call) -> bool:
     return bool(call.json.get("embeds"))
 
 
-async def test_mention_starts_a_thread_and_streams_into_it(start_bot: StartBot, fake: FakeDiscord) -> None:
+async def test_mention_starts_a_thread_and_streams_into_it(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
     h = await start_bot(edit_interval=0.1)
     h.answerer.script = lambda q: streamed(q, pause=0.06)
     question = await fake.user_says("how often do keys rotate?", mention_bot=True)
@@ -32,18 +34,24 @@ async def test_mention_starts_a_thread_and_streams_into_it(start_bot: StartBot, 
 
     thread = fake.find("POST", rf"/channels/{CHANNEL_ID}/messages/{question['id']}/threads")[0]
     assert thread.json["name"] == "how often do keys rotate?"
-    placeholder = fake.find("POST", rf"/channels/{question['id']}/messages")[0]  # the thread shares the id
+    placeholder = fake.find("POST", rf"/channels/{question['id']}/messages")[
+        0
+    ]  # the thread shares the id
     assert placeholder.json["content"].startswith("⏳ ")
     assert placeholder.json["flags"] & 4  # SUPPRESS_EMBEDS while streaming
 
     edits = fake.find("PATCH", rf"/channels/{question['id']}/messages/\d+")
     assert len(edits) >= 3, "statuses and partial answers are shown before the final edit"
-    assert any(e.json["content"].startswith("Keys rotate") and not e.json.get("embeds") for e in edits[:-1])
+    assert any(
+        e.json["content"].startswith("Keys rotate") and not e.json.get("embeds") for e in edits[:-1]
+    )
     gaps = [b.at - a.at for a, b in zip([placeholder, *edits], edits, strict=False)]
     assert min(gaps) >= 0.095, f"edits closer than the 0.1 s interval: {gaps}"
 
     assert final is edits[-1]
-    assert final.json["content"].startswith("Keys rotate every 90 days[[1]](<https://docs.example.com/guide#keys>)")
+    assert final.json["content"].startswith(
+        "Keys rotate every 90 days[[1]](<https://docs.example.com/guide#keys>)"
+    )
     embed = final.json["embeds"][0]
     assert embed["title"] == "Sources"
     assert "[1] [Key rotation guide](<https://docs.example.com/guide#keys>)" in embed["description"]
@@ -54,7 +62,11 @@ async def test_mention_starts_a_thread_and_streams_into_it(start_bot: StartBot, 
 
     assert q.text == "how often do keys rotate?"
     assert q.trigger is Trigger.MENTION
-    assert (q.place.platform, q.place.workspace, q.place.channel) == ("discord", "3001", str(CHANNEL_ID))
+    assert (q.place.platform, q.place.workspace, q.place.channel) == (
+        "discord",
+        "3001",
+        str(CHANNEL_ID),
+    )
     assert h.store.votes(q.id) == [] and h.store.stats().answers == 1
 
 
@@ -91,7 +103,9 @@ async def test_history_respects_the_token_budget(start_bot: StartBot, fake: Fake
     await fake.wait_for(lambda: len(h.answerer.questions) == 2)
     history = h.answerer.questions[1].history
     assert sum(len(t.text) // 4 + 1 for t in history) <= 30
-    assert [t.role for t in history] == ["assistant"], "the newest turn is kept, the long starter dropped"
+    assert [t.role for t in history] == ["assistant"], (
+        "the newest turn is kept, the long starter dropped"
+    )
 
 
 async def test_inline_mode_replies_to_the_question(start_bot: StartBot, fake: FakeDiscord) -> None:
@@ -105,7 +119,9 @@ async def test_inline_mode_replies_to_the_question(start_bot: StartBot, fake: Fa
     assert post.json["flags"] & 4
 
 
-async def test_direct_message_is_answered_with_the_dm_scope(start_bot: StartBot, fake: FakeDiscord) -> None:
+async def test_direct_message_is_answered_with_the_dm_scope(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
     h = await start_bot(access={"dm_scope": ["public"]})
     await fake.user_says("hi, how do keys rotate?", channel_id=DM_CHANNEL_ID)
     await fake.wait_call("PATCH", rf"/channels/{DM_CHANNEL_ID}/messages/\d+", is_final)
@@ -113,7 +129,9 @@ async def test_direct_message_is_answered_with_the_dm_scope(start_bot: StartBot,
     assert q.trigger is Trigger.DM and q.scope == ("public",)
 
 
-async def test_bots_itself_and_system_messages_are_ignored(start_bot: StartBot, fake: FakeDiscord) -> None:
+async def test_bots_itself_and_system_messages_are_ignored(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
     h = await start_bot()
     await fake.user_says("answer me too", mention_bot=True, author=OTHER_BOT)
     await fake.user_says("pinned a message", mention_bot=True, type=6)
@@ -121,7 +139,9 @@ async def test_bots_itself_and_system_messages_are_ignored(start_bot: StartBot, 
     await fake.user_says("the real question", mention_bot=True)
     await fake.wait_call("PATCH", EDIT, is_final)
     # the bot's own placeholder and answer came back as MESSAGE_CREATE too
-    own = [d for e, d in fake.dispatched if e == "MESSAGE_CREATE" and d["author"]["id"] == str(BOT_ID)]
+    own = [
+        d for e, d in fake.dispatched if e == "MESSAGE_CREATE" and d["author"]["id"] == str(BOT_ID)
+    ]
     assert own
     assert [q.text for q in h.answerer.questions] == ["the real question"]
 
@@ -144,8 +164,14 @@ async def test_everyone_in_model_output_never_pings(start_bot: StartBot, fake: F
     await fake.user_says("ping test", mention_bot=True)
     final = await fake.wait_call("PATCH", EDIT, is_final)
     sent = fake.message_calls()
-    assert any("@everyone" in c.json.get("content", "") for c in sent), "the streamed text carried it"
+    assert any("@everyone" in c.json.get("content", "") for c in sent), (
+        "the streamed text carried it"
+    )
     for call in sent:
         mentions = call.json["allowed_mentions"]
-        assert mentions["parse"] == [] and not mentions.get("users") and not mentions.get("roles"), call
-    assert not re.search(r"@(everyone|here)\b", final.json["content"]), "defanged in the final render too"
+        assert (
+            mentions["parse"] == [] and not mentions.get("users") and not mentions.get("roles")
+        ), call
+    assert not re.search(r"@(everyone|here)\b", final.json["content"]), (
+        "defanged in the final render too"
+    )

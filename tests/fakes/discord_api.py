@@ -44,15 +44,43 @@ CHANNEL_ID = 4001
 OTHER_CHANNEL_ID = 4002
 DM_CHANNEL_ID = 4900
 
-BOT = {"id": str(BOT_ID), "username": "citebot", "discriminator": "0", "global_name": None, "avatar": None, "bot": True}
-USER = {"id": str(USER_ID), "username": "alice", "discriminator": "0", "global_name": "Alice", "avatar": None}
-OTHER_USER = {"id": str(OTHER_USER_ID), "username": "bob", "discriminator": "0", "global_name": "Bob", "avatar": None}
-OTHER_BOT = {"id": str(OTHER_BOT_ID), "username": "helper", "discriminator": "0", "global_name": None, "avatar": None, "bot": True}
+BOT = {
+    "id": str(BOT_ID),
+    "username": "citebot",
+    "discriminator": "0",
+    "global_name": None,
+    "avatar": None,
+    "bot": True,
+}
+USER = {
+    "id": str(USER_ID),
+    "username": "alice",
+    "discriminator": "0",
+    "global_name": "Alice",
+    "avatar": None,
+}
+OTHER_USER = {
+    "id": str(OTHER_USER_ID),
+    "username": "bob",
+    "discriminator": "0",
+    "global_name": "Bob",
+    "avatar": None,
+}
+OTHER_BOT = {
+    "id": str(OTHER_BOT_ID),
+    "username": "helper",
+    "discriminator": "0",
+    "global_name": None,
+    "avatar": None,
+    "bot": True,
+}
 
 
 def _json(obj: Any, status: int = 200) -> web.Response:
     # discord.py parses JSON only when Content-Type is exactly application/json
-    return web.Response(body=json.dumps(obj).encode(), status=status, headers={"Content-Type": "application/json"})
+    return web.Response(
+        body=json.dumps(obj).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
 
 
 def _now() -> str:
@@ -92,13 +120,20 @@ class FakeDiscord:
         self.commands: dict[str, list[dict[str, Any]]] = {}
         self.dispatched: list[tuple[str, dict[str, Any]]] = []
         self.intents = 0
+        self.valid_token = "fake-token"
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
         self._counter = itertools.count(1)
         self._changed = asyncio.Condition()
         for cid, name in ((CHANNEL_ID, "general"), (OTHER_CHANNEL_ID, "random")):
-            self.channels[str(cid)] = {"id": str(cid), "type": 0, "name": name, "position": 0,
-                                       "permission_overwrites": [], "guild_id": str(GUILD_ID)}
+            self.channels[str(cid)] = {
+                "id": str(cid),
+                "type": 0,
+                "name": name,
+                "position": 0,
+                "permission_overwrites": [],
+                "guild_id": str(GUILD_ID),
+            }
         app = web.Application()
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
@@ -155,17 +190,28 @@ class FakeDiscord:
         return [c for c in self.calls if c.method == method and rx.fullmatch(c.path)]
 
     async def wait_call(
-        self, method: str, pattern: str, where: Callable[[Call], bool] = lambda c: True, within: float = 5.0
+        self,
+        method: str,
+        pattern: str,
+        where: Callable[[Call], bool] = lambda c: True,
+        within: float = 5.0,
     ) -> Call:
-        return await self.wait_for(lambda: next((c for c in self.find(method, pattern) if where(c)), None), within)
+        return await self.wait_for(
+            lambda: next((c for c in self.find(method, pattern) if where(c)), None), within
+        )
 
     def message_calls(self) -> list[Call]:
         """Every request that created or edited a message (channel, webhook or interaction callback)."""
-        return [c for c in self.calls if c.method in ("POST", "PATCH") and (
-            re.fullmatch(r"/channels/\d+/messages(/\d+)?", c.path)
-            or c.path.startswith("/webhooks/")
-            or (c.path.endswith("/callback") and c.json.get("type") in (4, 7))
-        )]
+        return [
+            c
+            for c in self.calls
+            if c.method in ("POST", "PATCH")
+            and (
+                re.fullmatch(r"/channels/\d+/messages(/\d+)?", c.path)
+                or c.path.startswith("/webhooks/")
+                or (c.path.endswith("/callback") and c.json.get("type") in (4, 7))
+            )
+        ]
 
     # ------------------------------------------------------------------ ids and objects
     def snowflake(self, age: float = 0.0) -> str:
@@ -173,31 +219,84 @@ class FakeDiscord:
         return str((ms << 22) | (next(self._counter) & 0x3FFFFF))
 
     def guild(self) -> dict[str, Any]:
-        everyone = {"id": str(GUILD_ID), "name": "@everyone", "permissions": ALL_PERMISSIONS, "position": 0,
-                    "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
+        everyone = {
+            "id": str(GUILD_ID),
+            "name": "@everyone",
+            "permissions": ALL_PERMISSIONS,
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
 
         def member(user: dict[str, Any]) -> dict[str, Any]:
-            return {"user": user, "roles": [], "joined_at": _now(), "deaf": False, "mute": False, "flags": 0}
+            return {
+                "user": user,
+                "roles": [],
+                "joined_at": _now(),
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+            }
 
-        return {"id": str(GUILD_ID), "name": "test", "icon": None, "owner_id": str(USER_ID), "roles": [everyone],
-                "emojis": [], "stickers": [], "features": [], "member_count": 4, "large": False,
-                "unavailable": False, "members": [member(BOT), member(USER), member(OTHER_USER)],
-                "voice_states": [], "presences": [], "threads": [], "stage_instances": [],
-                "guild_scheduled_events": [], "soundboard_sounds": [],
-                "channels": [c for c in self.channels.values() if c["type"] == 0],
-                "joined_at": _now(), "premium_tier": 0, "preferred_locale": "en-US"}
+        return {
+            "id": str(GUILD_ID),
+            "name": "test",
+            "icon": None,
+            "owner_id": str(USER_ID),
+            "roles": [everyone],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "member_count": 4,
+            "large": False,
+            "unavailable": False,
+            "members": [member(BOT), member(USER), member(OTHER_USER)],
+            "voice_states": [],
+            "presences": [],
+            "threads": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "channels": [c for c in self.channels.values() if c["type"] == 0],
+            "joined_at": _now(),
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+        }
 
-    def _message(self, channel_id: str, content: str, author: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    def _message(
+        self, channel_id: str, content: str, author: dict[str, Any], **extra: Any
+    ) -> dict[str, Any]:
         guild = channel_id != str(DM_CHANNEL_ID)
         m: dict[str, Any] = {
-            "id": self.snowflake(), "channel_id": channel_id, "author": author, "content": content,
-            "timestamp": _now(), "edited_timestamp": None, "tts": False, "mention_everyone": False,
-            "mentions": [], "mention_roles": [], "attachments": [], "embeds": [], "pinned": False,
-            "type": 0, "flags": 0, "components": [],
+            "id": self.snowflake(),
+            "channel_id": channel_id,
+            "author": author,
+            "content": content,
+            "timestamp": _now(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "pinned": False,
+            "type": 0,
+            "flags": 0,
+            "components": [],
         }
         if guild:
             m["guild_id"] = str(GUILD_ID)
-            m["member"] = {"roles": [], "joined_at": _now(), "deaf": False, "mute": False, "flags": 0}
+            m["member"] = {
+                "roles": [],
+                "joined_at": _now(),
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+            }
         m.update(extra)
         self.messages.setdefault(channel_id, []).append(m)
         return m
@@ -232,11 +331,18 @@ class FakeDiscord:
                 await ws.send_str(json.dumps({"op": 11}))
             elif payload["op"] == 2:
                 self.intents = payload["d"]["intents"]
-                await self.dispatch("READY", {
-                    "v": 10, "user": BOT, "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-                    "session_id": "session", "resume_gateway_url": self.gateway_url,
-                    "application": {"id": str(APP_ID), "flags": 0}, "shard": [0, 1],
-                })
+                await self.dispatch(
+                    "READY",
+                    {
+                        "v": 10,
+                        "user": BOT,
+                        "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+                        "session_id": "session",
+                        "resume_gateway_url": self.gateway_url,
+                        "application": {"id": str(APP_ID), "flags": 0},
+                        "shard": [0, 1],
+                    },
+                )
                 await self.dispatch("GUILD_CREATE", self.guild())
                 await self._notify()
         return ws
@@ -269,28 +375,63 @@ class FakeDiscord:
         """Run ``/name`` as USER; ``age`` back-dates the interaction (its token lives 15 min)."""
         kinds = {str: 3, int: 4, bool: 5, float: 10}
         opts = [{"name": k, "type": kinds[type(v)], "value": v} for k, v in (options or {}).items()]
-        return await self._interact(2, {"id": "5001", "name": name, "type": 1, "options": opts},
-                                    channel_id=str(channel_id), age=age)
+        return await self._interact(
+            2,
+            {"id": "5001", "name": name, "type": 1, "options": opts},
+            channel_id=str(channel_id),
+            age=age,
+        )
 
-    async def click(self, message: dict[str, Any], custom_id: str, *, user: dict[str, Any] = USER) -> Interaction:
-        return await self._interact(3, {"custom_id": custom_id, "component_type": 2},
-                                    channel_id=message["channel_id"], message=message, user=user)
+    async def click(
+        self, message: dict[str, Any], custom_id: str, *, user: dict[str, Any] = USER
+    ) -> Interaction:
+        return await self._interact(
+            3,
+            {"custom_id": custom_id, "component_type": 2},
+            channel_id=message["channel_id"],
+            message=message,
+            user=user,
+        )
 
     async def _interact(
-        self, kind: int, data: dict[str, Any], *, channel_id: str, age: float = 0.0,
-        message: dict[str, Any] | None = None, user: dict[str, Any] = USER,
+        self,
+        kind: int,
+        data: dict[str, Any],
+        *,
+        channel_id: str,
+        age: float = 0.0,
+        message: dict[str, Any] | None = None,
+        user: dict[str, Any] = USER,
     ) -> Interaction:
         iid = self.snowflake(age)
         token = f"itok-{iid}"
         channel = dict(self.channels[channel_id])
         payload: dict[str, Any] = {
-            "id": iid, "application_id": str(APP_ID), "type": kind, "token": token, "version": 1,
-            "data": data, "guild_id": str(GUILD_ID), "channel_id": channel_id, "channel": channel,
-            "member": {"user": user, "roles": [], "joined_at": _now(), "permissions": ALL_PERMISSIONS,
-                       "deaf": False, "mute": False, "flags": 0},
-            "app_permissions": ALL_PERMISSIONS, "locale": "en-US", "guild_locale": "en-US",
-            "attachment_size_limit": 10485760, "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "id": iid,
+            "application_id": str(APP_ID),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "data": data,
+            "guild_id": str(GUILD_ID),
+            "channel_id": channel_id,
+            "channel": channel,
+            "member": {
+                "user": user,
+                "roles": [],
+                "joined_at": _now(),
+                "permissions": ALL_PERMISSIONS,
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+            },
+            "app_permissions": ALL_PERMISSIONS,
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "attachment_size_limit": 10485760,
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "context": 0,
         }
         if message is not None:
             payload["message"] = message
@@ -317,25 +458,45 @@ class FakeDiscord:
                         body = json.loads(await part.text())  # type: ignore[union-attr]
         self.calls.append(Call(request.method, path, body, dict(request.query), time.monotonic()))
         try:
+            if (
+                path == "/users/@me"
+                and request.headers.get("Authorization") != f"Bot {self.valid_token}"
+            ):
+                return _json({"message": "401: Unauthorized", "code": 0}, status=401)
             response = await self._route(request.method, path, body or {}, request.query)
         finally:
             await self._notify()
         return response
 
-    async def _route(self, method: str, path: str, body: dict[str, Any], query: Any) -> web.Response:
+    async def _route(
+        self, method: str, path: str, body: dict[str, Any], query: Any
+    ) -> web.Response:
         parts = path.strip("/").split("/")
         if path == "/users/@me" and method == "GET":
             return _json(BOT)
         if path == "/users/@me/channels" and method == "POST":
-            return _json({"id": str(DM_CHANNEL_ID), "type": 1, "recipients": [USER], "last_message_id": None})
+            return _json(
+                {"id": str(DM_CHANNEL_ID), "type": 1, "recipients": [USER], "last_message_id": None}
+            )
         if path == "/oauth2/applications/@me":
-            return _json({"id": str(APP_ID), "name": "citebot", "description": "", "icon": None,
-                          "bot_public": True, "bot_require_code_grant": False, "owner": USER,
-                          "verify_key": "00", "flags": 0})
+            return _json(
+                {
+                    "id": str(APP_ID),
+                    "name": "citebot",
+                    "description": "",
+                    "icon": None,
+                    "bot_public": True,
+                    "bot_require_code_grant": False,
+                    "owner": USER,
+                    "verify_key": "00",
+                    "flags": 0,
+                }
+            )
         if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
             where = parts[3] if len(parts) == 5 else "global"
-            self.commands[where] = [dict(c, id=self.snowflake(), application_id=str(APP_ID), version="1")
-                                    for c in body]  # type: ignore[union-attr]
+            self.commands[where] = [
+                dict(c, id=self.snowflake(), application_id=str(APP_ID), version="1") for c in body
+            ]  # type: ignore[union-attr]
             return _json(self.commands[where])
         if parts[0] == "channels":
             return await self._channels(method, parts, body, query)
@@ -345,7 +506,9 @@ class FakeDiscord:
             return self._webhook(method, parts, body)
         return _json({"message": f"unhandled {method} {path}", "code": 0}, status=404)
 
-    async def _channels(self, method: str, parts: list[str], body: dict[str, Any], query: Any) -> web.Response:
+    async def _channels(
+        self, method: str, parts: list[str], body: dict[str, Any], query: Any
+    ) -> web.Response:
         cid = parts[1]
         if parts[2:3] != ["messages"]:
             return _json({"message": "unknown channel route", "code": 0}, status=404)
@@ -363,7 +526,9 @@ class FakeDiscord:
                 m = self.get_message(parts[3])
             except KeyError:
                 return _json({"message": "Unknown Message", "code": 10008}, status=404)
-            m.update({k: v for k, v in body.items() if k in ("content", "embeds", "flags", "components")})
+            m.update(
+                {k: v for k, v in body.items() if k in ("content", "embeds", "flags", "components")}
+            )
             m["edited_timestamp"] = _now()
             return _json(m)
         if method == "GET" and len(parts) == 4:
@@ -383,11 +548,24 @@ class FakeDiscord:
             return _json(list(reversed(picked)))  # Discord answers newest first
         if method == "POST" and parts[4:5] == ["threads"]:
             tid = parts[3]  # a thread started from a message has that message's id
-            thread = {"id": tid, "type": 11, "guild_id": str(GUILD_ID), "parent_id": cid,
-                      "name": body["name"], "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1,
-                      "rate_limit_per_user": 0, "flags": 0,
-                      "thread_metadata": {"archived": False, "auto_archive_duration": body.get("auto_archive_duration", 1440),
-                                          "archive_timestamp": _now(), "locked": False}}
+            thread = {
+                "id": tid,
+                "type": 11,
+                "guild_id": str(GUILD_ID),
+                "parent_id": cid,
+                "name": body["name"],
+                "owner_id": str(BOT_ID),
+                "message_count": 0,
+                "member_count": 1,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                    "archive_timestamp": _now(),
+                    "locked": False,
+                },
+            }
             self.channels[tid] = thread
             await self.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
             return _json(thread)
@@ -397,14 +575,26 @@ class FakeDiscord:
         interaction = self.interactions[token]
         data = body.get("data") or {}
         kind = body["type"]
-        response: dict[str, Any] = {"interaction": {"id": interaction.id, "type": interaction.payload["type"]}}
+        response: dict[str, Any] = {
+            "interaction": {"id": interaction.id, "type": interaction.payload["type"]}
+        }
         if kind in (4, 5):
             flags = (data.get("flags") or 0) | (128 if kind == 5 else 0)
-            m = self._message(interaction.channel_id, data.get("content") or "", BOT,
-                              embeds=data.get("embeds") or [], components=data.get("components") or [],
-                              flags=flags, webhook_id=str(APP_ID),
-                              interaction={"id": interaction.id, "type": interaction.payload["type"],
-                                           "name": interaction.payload["data"].get("name", ""), "user": USER})
+            m = self._message(
+                interaction.channel_id,
+                data.get("content") or "",
+                BOT,
+                embeds=data.get("embeds") or [],
+                components=data.get("components") or [],
+                flags=flags,
+                webhook_id=str(APP_ID),
+                interaction={
+                    "id": interaction.id,
+                    "type": interaction.payload["type"],
+                    "name": interaction.payload["data"].get("name", ""),
+                    "user": USER,
+                },
+            )
             interaction.original = m
             response["interaction"]["response_message_loading"] = kind == 5
             response["resource"] = {"type": kind, "message": m}
@@ -414,7 +604,9 @@ class FakeDiscord:
         interaction = self.interactions.get(parts[2])
         if interaction is None or interaction.expired:
             return _json({"message": "Invalid Webhook Token", "code": 50027}, status=401)
-        fields = {k: v for k, v in body.items() if k in ("content", "embeds", "flags", "components")}
+        fields = {
+            k: v for k, v in body.items() if k in ("content", "embeds", "flags", "components")
+        }
         if method == "PATCH" and parts[-1] == "@original":
             if interaction.original is None:
                 return _json({"message": "Unknown Message", "code": 10008}, status=404)
@@ -422,8 +614,13 @@ class FakeDiscord:
             interaction.original["flags"] = interaction.original.get("flags", 0) & ~128
             return _json(interaction.original)
         if method == "POST" and len(parts) == 3:
-            m = self._message(interaction.channel_id, body.get("content") or "", BOT,
-                              **{k: v for k, v in fields.items() if k != "content"}, webhook_id=str(APP_ID))
+            m = self._message(
+                interaction.channel_id,
+                body.get("content") or "",
+                BOT,
+                **{k: v for k, v in fields.items() if k != "content"},
+                webhook_id=str(APP_ID),
+            )
             interaction.followups.append(m)
             return _json(m)
         if method == "PATCH" and len(parts) == 5:
