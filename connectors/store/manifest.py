@@ -46,6 +46,7 @@ class Entry:
     url: str = ""
     title: str = ""
     kind: str = ""
+    updated: float = 0.0  # seconds since the epoch; set by the manifest on write
 
     @property
     def pending(self) -> bool:
@@ -74,7 +75,7 @@ class Manifest:
 
     def _rows(self, where: str, *args: object) -> Iterator[Entry]:
         cursor = self._db.execute(
-            "SELECT collection, key, source, fingerprint, chunks, url, title, kind "
+            "SELECT collection, key, source, fingerprint, chunks, url, title, kind, updated "
             f"FROM documents WHERE store = ? {where} ORDER BY collection, key",
             (self.store, *args),
         )
