@@ -89,7 +89,7 @@ def _anthropic(settings: LLMSettings) -> LLM:
     key = _secret(settings)
     if key is None:
         raise ConnectorError("the anthropic LLM needs an API key: set CITEBOT_LLM__API_KEY")
-    return Anthropic(
+    llm = Anthropic(
         model=settings.model,
         api_key=key,
         base_url=settings.base_url,
@@ -98,3 +98,13 @@ def _anthropic(settings: LLMSettings) -> LLM:
         temperature=settings.temperature,
         max_tokens=settings.max_tokens,
     )
+    try:
+        # the context size comes from a table of known models; an unknown name fails here,
+        # at start-up, instead of at the first question
+        llm.metadata  # noqa: B018
+    except ValueError:
+        raise ConnectorError(
+            f"unknown anthropic model {settings.model!r} (CITEBOT_LLM__MODEL), "
+            "for example claude-sonnet-4-5 or claude-haiku-4-5"
+        ) from None
+    return llm

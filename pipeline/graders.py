@@ -52,7 +52,9 @@ def similarities(query: Sequence[float], vectors: Sequence[Sequence[float]]) -> 
     """Cosine similarity of ``query`` to each vector; all are unit length (the Embedder contract)."""
     if not vectors:
         return []
-    sims: list[float] = (np.asarray(vectors, dtype=np.float32) @ np.asarray(query, dtype=np.float32)).tolist()
+    sims: list[float] = (
+        np.asarray(vectors, dtype=np.float32) @ np.asarray(query, dtype=np.float32)
+    ).tolist()
     return sims
 
 
@@ -74,12 +76,12 @@ class CachedEmbedder:
             vectors = await self.inner.embed(missing)
             for text, vector in zip(missing, vectors, strict=True):
                 self._cache[text] = vector
-            while len(self._cache) > self._size:
-                self._cache.popitem(last=False)
         out = []
         for text in texts:
             self._cache.move_to_end(text)
             out.append(self._cache[text])
+        while len(self._cache) > self._size:
+            self._cache.popitem(last=False)
         return out
 
 
@@ -89,7 +91,9 @@ class EmbeddingGrader:
     name = "embedding"
 
     def __init__(self, embedder: Embedder) -> None:
-        self.embedder = embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder)
+        self.embedder = (
+            embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder)
+        )
 
     async def grade(self, question: str, texts: Sequence[str]) -> list[float]:
         if not texts:

@@ -43,7 +43,9 @@ def source_block(sources: Sequence[Source], *, chars: int = 1800) -> str:
     return "\n\n".join(parts)
 
 
-def answer_messages(question: str, sources: Sequence[Source], *, stricter: bool) -> list[ChatMessage]:
+def answer_messages(
+    question: str, sources: Sequence[Source], *, stricter: bool
+) -> list[ChatMessage]:
     system = ANSWER_SYSTEM + (STRICTER if stricter else "")
     user = f"Sources:\n\n{source_block(sources)}\n\nQuestion: {question}"
     return [

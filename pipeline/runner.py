@@ -131,7 +131,9 @@ class Pipeline:
                 floor=self.settings.lower,
             )
         except Exception:
-            log.exception("the knowledge-base-only fallback failed too for question %s", question.id)
+            log.exception(
+                "the knowledge-base-only fallback failed too for question %s", question.id
+            )
             text, relevant = "", []
         if text:
             answer = resolve(text, relevant, merge_fragments=self.settings.merge_fragments)

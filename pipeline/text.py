@@ -7,7 +7,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 # A sentence ends at . ! ? or their CJK forms, before whitespace or at a CJK stop.
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|(?<=[。！？])|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)]|#+)\s)")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?…])[\"')\]]*\s+|(?<=[。！？])|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)]|#+)\s)"
+)
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|Dr|Mr|Mrs|Ms|No|Fig|approx)|\b[A-Z])\.$")
 
 

@@ -223,7 +223,9 @@ class CitebotWorkflow(Workflow):
 
     @staticmethod
     def _llm_failed(run: RunState, what: str, reason: str, exc: BaseException) -> None:
-        log.warning("LLM %s failed for question %s: %s", what, run.question.id, reason, exc_info=exc)
+        log.warning(
+            "LLM %s failed for question %s: %s", what, run.question.id, reason, exc_info=exc
+        )
         run.llm_down = reason
         run.note(
             f"The language model is unavailable ({reason}), so this answer is put together "
@@ -274,7 +276,9 @@ class CitebotWorkflow(Workflow):
                     self.settings.rewrite_timeout,
                 )
                 run.standalone = _one_line(text) or question.text
-                run.trace("condense", "LLM rewrote the follow-up", ms=clock.ms, query=run.standalone)
+                run.trace(
+                    "condense", "LLM rewrote the follow-up", ms=clock.ms, query=run.standalone
+                )
                 return RetrieveEvent(query=run.standalone, run=run)
             except (LLMDown, OutputParserException, ValidationError, ValueError):
                 pass
@@ -333,11 +337,23 @@ class CitebotWorkflow(Workflow):
             async with asyncio.timeout(self.settings.grade_timeout):
                 grades = await grader.grade(question, texts)
             if len(grades) != len(texts):
-                raise ValueError(f"grader {grader.name!r} returned {len(grades)} grades for {len(texts)} texts")
+                raise ValueError(
+                    f"grader {grader.name!r} returned {len(grades)} grades for {len(texts)} texts"
+                )
         except Exception as exc:
             if grader is self.embedding_grader:
-                log.error("grading failed for question %s: %s", run.question.id, _describe(exc), exc_info=exc)
-                run.trace("grade", "grading failed; nothing counts as relevant", ms=clock.ms, error=_describe(exc))
+                log.error(
+                    "grading failed for question %s: %s",
+                    run.question.id,
+                    _describe(exc),
+                    exc_info=exc,
+                )
+                run.trace(
+                    "grade",
+                    "grading failed; nothing counts as relevant",
+                    ms=clock.ms,
+                    error=_describe(exc),
+                )
                 return GradedEvent(query=ev.query, hits=ev.hits, grades=[0.0] * len(texts), run=run)
             reason = (
                 f"it did not answer within {self.settings.grade_timeout:g} s"
@@ -347,8 +363,18 @@ class CitebotWorkflow(Workflow):
             if isinstance(grader, LLMGrader):
                 self._llm_failed(run, "grade", reason, exc)
             else:
-                log.error("grader %r failed for question %s: %s", grader.name, run.question.id, reason, exc_info=exc)
-                run.trace("grade", f"grader {grader.name!r} failed; using the embedding grader", error=reason)
+                log.error(
+                    "grader %r failed for question %s: %s",
+                    grader.name,
+                    run.question.id,
+                    reason,
+                    exc_info=exc,
+                )
+                run.trace(
+                    "grade",
+                    f"grader {grader.name!r} failed; using the embedding grader",
+                    error=reason,
+                )
             grader = self.embedding_grader
             grades = await self.embedding_grader.grade(question, texts)
         note = {"note": self.grader_note} if self.grader_note else {}
@@ -363,16 +389,25 @@ class CitebotWorkflow(Workflow):
         return GradedEvent(query=ev.query, hits=ev.hits, grades=list(grades), run=run)
 
     @step
-    async def decide(self, ctx: Context, ev: GradedEvent) -> GenerateEvent | WebEvent | FinalizeEvent:
+    async def decide(
+        self, ctx: Context, ev: GradedEvent
+    ) -> GenerateEvent | WebEvent | FinalizeEvent:
         run = ev.run
         upper, lower = self.settings.upper, self.settings.lower
         best = max(ev.grades, default=0.0)
-        verdict: Verdict = "correct" if best > upper else "incorrect" if best < lower else "ambiguous"
+        verdict: Verdict = (
+            "correct" if best > upper else "incorrect" if best < lower else "ambiguous"
+        )
         run.verdict = verdict
         floor = upper if verdict == "correct" else lower
         ranked = sorted(zip(ev.hits, ev.grades, strict=True), key=lambda pair: -pair[1])
         kept = [hit.source for hit, grade in ranked if grade >= floor and verdict != "incorrect"]
-        data: dict[str, Any] = {"best": round(best, 4), "upper": upper, "lower": lower, "kept": len(kept)}
+        data: dict[str, Any] = {
+            "best": round(best, 4),
+            "upper": upper,
+            "lower": lower,
+            "kept": len(kept),
+        }
         web_off = self.web is None
         if verdict == "correct":
             run.trace("decide", f"correct: best grade {best:.2f} > upper {upper}", **data)
@@ -382,16 +417,29 @@ class CitebotWorkflow(Workflow):
             if verdict == "ambiguous":
                 run.trace("decide", f"ambiguous, but {why}: knowledge base only", **data, web=why)
                 return GenerateEvent(sources=kept, run=run)
-            run.trace("decide", f"incorrect: best grade {best:.2f} < lower {lower}, and {why}", **data, web=why)
+            run.trace(
+                "decide",
+                f"incorrect: best grade {best:.2f} < lower {lower}, and {why}",
+                **data,
+                web=why,
+            )
             return FinalizeEvent(answer=None, run=run)
         if verdict == "ambiguous":
-            run.trace("decide", f"ambiguous: {lower} <= best grade {best:.2f} <= {upper}: knowledge base and web", **data)
+            run.trace(
+                "decide",
+                f"ambiguous: {lower} <= best grade {best:.2f} <= {upper}: knowledge base and web",
+                **data,
+            )
         else:
-            run.trace("decide", f"incorrect: best grade {best:.2f} < lower {lower}: web instead", **data)
+            run.trace(
+                "decide", f"incorrect: best grade {best:.2f} < lower {lower}: web instead", **data
+            )
         return WebEvent(kb=kept, run=run)
 
     @step
-    async def web_search(self, ctx: Context, ev: WebEvent) -> RefineEvent | GenerateEvent | FinalizeEvent:
+    async def web_search(
+        self, ctx: Context, ev: WebEvent
+    ) -> RefineEvent | GenerateEvent | FinalizeEvent:
         run = ev.run
         assert self.web is not None
         run.web_used = True
@@ -407,7 +455,9 @@ class CitebotWorkflow(Workflow):
                 if isinstance(exc, TimeoutError)
                 else _describe(exc)
             )
-            log.warning("web search failed for question %s: %s", run.question.id, reason, exc_info=exc)
+            log.warning(
+                "web search failed for question %s: %s", run.question.id, reason, exc_info=exc
+            )
             run.note(f"Web search failed ({reason}), so this answer uses the knowledge base only.")
             run.trace("web", "search failed", ms=clock.ms, error=reason)
             if ev.kb:
@@ -442,7 +492,11 @@ class CitebotWorkflow(Workflow):
                         origin=Origin.WEB,
                     )
                 )
-        grades = await self.embedding_grader.grade(run.standalone, [p.text for p in pieces]) if pieces else []
+        grades = (
+            await self.embedding_grader.grade(run.standalone, [p.text for p in pieces])
+            if pieces
+            else []
+        )
         ranked = sorted(zip(pieces, grades, strict=True), key=lambda pair: -pair[1])
         kept = [piece for piece, grade in ranked if grade >= self.settings.lower][:MAX_STRIPS]
         run.trace(
@@ -499,7 +553,9 @@ class CitebotWorkflow(Workflow):
                     chars=len(answer.text),
                     warnings=list(answer.warnings),
                 )
-                return CheckEvent(sources=sources, answer=answer, raw="".join(raw), extractive=False, run=run)
+                return CheckEvent(
+                    sources=sources, answer=answer, raw="".join(raw), extractive=False, run=run
+                )
         return await self._extractive(ctx, run, sources, live=live)
 
     async def _extractive(
@@ -550,14 +606,20 @@ class CitebotWorkflow(Workflow):
                 ms=clock.ms,
                 **data,
             )
-            problem: Literal["ungrounded", "not_useful"] = "not_useful" if declined else "ungrounded"
-            return RetryEvent(sources=ev.sources, answer=answer, raw=ev.raw, problem=problem, run=run)
+            problem: Literal["ungrounded", "not_useful"] = (
+                "not_useful" if declined else "ungrounded"
+            )
+            return RetryEvent(
+                sources=ev.sources, answer=answer, raw=ev.raw, problem=problem, run=run
+            )
         llm = self._llm_usable(run)
         if llm is None:
             run.note("The answer could not be checked against its sources.")
             run.trace("check", "skipped: the LLM is down", ms=clock.ms, **data)
             return FinalizeEvent(answer=_warn(answer, "not checked against its sources"), run=run)
-        cited = [s for s in ev.sources if any(s in r.sources for r in answer.references)] or ev.sources
+        cited = [
+            s for s in ev.sources if any(s in r.sources for r in answer.references)
+        ] or ev.sources
         try:
             verdict = await self._llm_call(
                 run,
@@ -572,7 +634,9 @@ class CitebotWorkflow(Workflow):
                 self.settings.check_timeout,
             )
         except (OutputParserException, ValidationError, ValueError, TypeError) as exc:
-            log.warning("malformed answer check for question %s: %s", run.question.id, _describe(exc))
+            log.warning(
+                "malformed answer check for question %s: %s", run.question.id, _describe(exc)
+            )
             run.trace("check", "malformed check reply", ms=clock.ms, error=_describe(exc), **data)
             run.note("The answer could not be checked against its sources.")
             return FinalizeEvent(answer=_warn(answer, "not checked against its sources"), run=run)
@@ -611,12 +675,18 @@ class CitebotWorkflow(Workflow):
         run.retries += 1
         attempt = f"retry {run.retries}/{self.settings.max_retries}"
         if ev.problem == "ungrounded":
-            run.trace("retry", f"{attempt}: regenerate, the answer is not grounded", unsupported=ev.unsupported)
+            run.trace(
+                "retry",
+                f"{attempt}: regenerate, the answer is not grounded",
+                unsupported=ev.unsupported,
+            )
             return GenerateEvent(sources=ev.sources, stricter=True, run=run)
         kb = [s for s in ev.sources if s.origin is Origin.KB]
         if run.rewrites == 0 and self._llm_usable(run) is not None:
             run.rewrites += 1
-            query = await self._rewrite(run, prompts.REWRITE_KB_PROMPT, run.standalone, "kb-rewrite")
+            query = await self._rewrite(
+                run, prompts.REWRITE_KB_PROMPT, run.standalone, "kb-rewrite"
+            )
             if query != run.standalone:
                 run.trace("retry", f"{attempt}: not useful; rewrite and search again", query=query)
                 return RetrieveEvent(query=query, run=run)
@@ -626,8 +696,12 @@ class CitebotWorkflow(Workflow):
         run.trace("retry", f"{attempt}: not useful, and nothing else to try")
         return FinalizeEvent(answer=None if not ev.answer.references else ev.answer, run=run)
 
-    async def _exhausted(self, ctx: Context, run: RunState, ev: RetryEvent) -> FinalizeEvent | CheckEvent:
-        run.trace("retry", f"retries exhausted ({self.settings.max_retries}); last problem: {ev.problem}")
+    async def _exhausted(
+        self, ctx: Context, run: RunState, ev: RetryEvent
+    ) -> FinalizeEvent | CheckEvent:
+        run.trace(
+            "retry", f"retries exhausted ({self.settings.max_retries}); last problem: {ev.problem}"
+        )
         if ev.problem == "not_useful":
             return FinalizeEvent(answer=None if not ev.answer.references else ev.answer, run=run)
         # an answer that failed its check never reaches the user as is: quote the sources instead
@@ -637,7 +711,9 @@ class CitebotWorkflow(Workflow):
         )
         result = await self._extractive(ctx, run, ev.sources, live=False)
         if isinstance(result, FinalizeEvent):
-            return FinalizeEvent(answer=_warn(ev.answer, "unverified claims: " + "; ".join(ev.unsupported)), run=run)
+            return FinalizeEvent(
+                answer=_warn(ev.answer, "unverified claims: " + "; ".join(ev.unsupported)), run=run
+            )
         return result
 
     @step
@@ -646,7 +722,11 @@ class CitebotWorkflow(Workflow):
         answer = ev.answer
         if answer is None or not answer.references:
             route = Route.NO_ANSWER
-            body = answer.plain_text.strip() if answer is not None and answer.plain_text.strip() else ev.not_found
+            body = (
+                answer.plain_text.strip()
+                if answer is not None and answer.plain_text.strip()
+                else ev.not_found
+            )
             answer = CitedAnswer.empty(body, warnings=answer.warnings if answer is not None else ())
         else:
             origins = {ref.origin for ref in answer.references}
@@ -672,7 +752,9 @@ class CitebotWorkflow(Workflow):
             references=[r.url for r in answer.references],
             retries=run.retries,
         )
-        done = Done(answer=answer, route=route, trace=run.tracer.freeze(), question=run.question.text)
+        done = Done(
+            answer=answer, route=route, trace=run.tracer.freeze(), question=run.question.text
+        )
         return StopEvent(result=done)
 
 
@@ -704,7 +786,9 @@ def select_grader(
     if name in graders:
         return graders[name], None
     known = ", ".join(sorted(graders))
-    return graders[fallback], f"grader {name!r} is not available (known: {known}); using {fallback!r}"
+    return graders[
+        fallback
+    ], f"grader {name!r} is not available (known: {known}); using {fallback!r}"
 
 
 __all__: Sequence[str] = (

@@ -17,7 +17,9 @@ class ThreadedServer:
     def __init__(self) -> None:
         self.url = ""
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name=type(self).__name__, daemon=True)
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name=type(self).__name__, daemon=True
+        )
         self._runner: web.AppRunner | None = None
         self._closing: asyncio.Event | None = None
 

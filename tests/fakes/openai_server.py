@@ -75,7 +75,9 @@ def prompt_of(body: dict[str, Any]) -> str:
 
 
 class FakeOpenAI(ThreadedServer):
-    def __init__(self, *, api_key: str | None = None, chunk_chars: int = 4, model: str = "fake-model") -> None:
+    def __init__(
+        self, *, api_key: str | None = None, chunk_chars: int = 4, model: str = "fake-model"
+    ) -> None:
         super().__init__()
         self.api_key = api_key
         self.chunk_chars = chunk_chars
@@ -135,10 +137,15 @@ class FakeOpenAI(ThreadedServer):
         app.router.add_get("/v1/models", self._models)
 
     async def _models(self, request: web.Request) -> web.Response:
-        return web.json_response({"object": "list", "data": [{"id": self.model, "object": "model"}]})
+        return web.json_response(
+            {"object": "list", "data": [{"id": self.model, "object": "model"}]}
+        )
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
-        if self.api_key is not None and request.headers.get("Authorization") != f"Bearer {self.api_key}":
+        if (
+            self.api_key is not None
+            and request.headers.get("Authorization") != f"Bearer {self.api_key}"
+        ):
             return _error(401, "Incorrect API key provided.", "invalid_api_key")
         try:
             body = await request.json()
@@ -161,7 +168,11 @@ class FakeOpenAI(ThreadedServer):
         message: dict[str, Any] = {"role": "assistant", "content": reply}
         finish = "stop"
         if tool is not None:
-            message = {"role": "assistant", "content": None, "tool_calls": [_tool_call(tool, reply)]}
+            message = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [_tool_call(tool, reply)],
+            }
             finish = "tool_calls"
         return web.json_response(
             {
@@ -169,7 +180,9 @@ class FakeOpenAI(ThreadedServer):
                 "object": "chat.completion",
                 "created": int(time.time()),
                 "model": body.get("model", self.model),
-                "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+                "choices": [
+                    {"index": 0, "message": message, "finish_reason": finish, "logprobs": None}
+                ],
                 "usage": _usage(record.prompt, reply),
             }
         )
@@ -177,7 +190,9 @@ class FakeOpenAI(ThreadedServer):
     async def _stream(
         self, request: web.Request, body: dict[str, Any], reply: str, tool: str | None
     ) -> web.StreamResponse:
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
         await response.prepare(request)
         ident = f"chatcmpl-{len(self.requests)}"
         model = body.get("model", self.model)
@@ -188,7 +203,9 @@ class FakeOpenAI(ThreadedServer):
                 "object": "chat.completion.chunk",
                 "created": int(time.time()),
                 "model": model,
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
+                "choices": [
+                    {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}
+                ],
             }
             await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
 

@@ -12,7 +12,9 @@ from pipeline.ports import Embedder, Hit
 
 
 def kb(url: str, title: str, text: str, *, collection: str = "default") -> tuple[Source, str]:
-    return Source(id=0, url=url, title=title, text=text, locator=Locator(start=0, end=len(text))), collection
+    return Source(
+        id=0, url=url, title=title, text=text, locator=Locator(start=0, end=len(text))
+    ), collection
 
 
 @dataclass

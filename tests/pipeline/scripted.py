@@ -49,7 +49,9 @@ class ScriptedLLM(CustomLLM):
 
     @property
     def metadata(self) -> LLMMetadata:
-        return LLMMetadata(model_name="scripted", is_chat_model=True, context_window=32000, num_output=1024)
+        return LLMMetadata(
+            model_name="scripted", is_chat_model=True, context_window=32000, num_output=1024
+        )
 
     @property
     def prompts(self) -> list[str]:
@@ -82,7 +84,9 @@ class ScriptedLLM(CustomLLM):
         text = await self._reply(_prompt(messages))
         return ChatResponse(message=ChatMessage(role=MessageRole.ASSISTANT, content=text))
 
-    async def astream_chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatResponseAsyncGen:
+    async def astream_chat(
+        self, messages: Sequence[ChatMessage], **kwargs: Any
+    ) -> ChatResponseAsyncGen:
         prompt = _prompt(messages)
 
         async def gen() -> AsyncGenerator[ChatResponse, None]:
@@ -97,7 +101,9 @@ class ScriptedLLM(CustomLLM):
 
         return gen()
 
-    async def acomplete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+    async def acomplete(
+        self, prompt: str, formatted: bool = False, **kwargs: Any
+    ) -> CompletionResponse:
         return CompletionResponse(text=await self._reply(prompt))
 
     # -- sync API: the pipeline is async only ---------------------------------------
@@ -105,7 +111,9 @@ class ScriptedLLM(CustomLLM):
     def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
         raise NotImplementedError("ScriptedLLM is async only")
 
-    def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
+    def stream_complete(
+        self, prompt: str, formatted: bool = False, **kwargs: Any
+    ) -> CompletionResponseGen:
         raise NotImplementedError("ScriptedLLM is async only")
 
 

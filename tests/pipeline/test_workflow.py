@@ -43,8 +43,14 @@ def web_page() -> Source:
         "Key rotation best practices. Rotate API keys at least every 90 days and immediately "
         "after a suspected leak. Keep the old key valid for a short overlap so running jobs can switch."
     )
-    return Source(id=0, url=WEB_URL, title="Key rotation best practices", text=text,
-                  locator=Locator(start=0, end=len(text)), origin=Origin.WEB)
+    return Source(
+        id=0,
+        url=WEB_URL,
+        title="Key rotation best practices",
+        text=text,
+        locator=Locator(start=0, end=len(text)),
+        origin=Origin.WEB,
+    )
 
 
 def make(
@@ -90,17 +96,22 @@ ROTATE = Question("How do I rotate the API keys?")
 
 
 async def test_correct_answers_from_the_knowledge_base(embedder: Embedder) -> None:
-    llm = ScriptedLLM({
-        "grade relevance": by_keyword({"Rotate next to the key": 0.92}),
-        "answer with citations": "Open Settings › API keys and click Rotate [1]. The old key works for 24 hours [1].",
-        "check an answer": GOOD,
-    })
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({"Rotate next to the key": 0.92}),
+            "answer with citations": "Open Settings › API keys and click Rotate [1]. The old key works for 24 hours [1].",
+            "check an answer": GOOD,
+        }
+    )
     web = StubWeb([web_page()])
     pipeline, _ = make(embedder, llm, web=web)
     events, done = await collect(pipeline, ROTATE)
 
     assert done.route is Route.KNOWLEDGE_BASE
-    assert done.answer.text == "Open Settings › API keys and click Rotate [1]. The old key works for 24 hours [1]."
+    assert (
+        done.answer.text
+        == "Open Settings › API keys and click Rotate [1]. The old key works for 24 hours [1]."
+    )
     assert [r.url for r in done.answer.references] == [ROTATE_URL]
     assert web.queries == []
     assert "correct" in decision(done, "decide")
@@ -116,12 +127,14 @@ async def test_correct_answers_from_the_knowledge_base(embedder: Embedder) -> No
 
 
 async def test_ambiguous_combines_knowledge_base_and_web(embedder: Embedder) -> None:
-    llm = ScriptedLLM({
-        "grade relevance": by_keyword({"Rotate next to the key": 0.55}),
-        "rewrite for web search": "api key rotation interval",
-        "answer with citations": "Click Rotate in Settings [1]. Rotate keys at least every 90 days [2].",
-        "check an answer": GOOD,
-    })
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({"Rotate next to the key": 0.55}),
+            "rewrite for web search": "api key rotation interval",
+            "answer with citations": "Click Rotate in Settings [1]. Rotate keys at least every 90 days [2].",
+            "check an answer": GOOD,
+        }
+    )
     web = StubWeb([web_page()])
     pipeline, _ = make(embedder, llm, web=web)
     _, done = await collect(pipeline, ROTATE)
@@ -135,12 +148,14 @@ async def test_ambiguous_combines_knowledge_base_and_web(embedder: Embedder) -> 
 
 
 async def test_incorrect_replaces_the_knowledge_base_with_the_web(embedder: Embedder) -> None:
-    llm = ScriptedLLM({
-        "grade relevance": by_keyword({}, default=0.1),
-        "rewrite for web search": "api key rotation interval",
-        "answer with citations": "Rotate API keys at least every 90 days [1].",
-        "check an answer": GOOD,
-    })
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({}, default=0.1),
+            "rewrite for web search": "api key rotation interval",
+            "answer with citations": "Rotate API keys at least every 90 days [1].",
+            "check an answer": GOOD,
+        }
+    )
     web = StubWeb([web_page()])
     pipeline, _ = make(embedder, llm, web=web)
     _, done = await collect(pipeline, Question("How often should API keys be rotated?"))
@@ -164,14 +179,16 @@ async def test_incorrect_without_web_is_an_honest_no_answer(embedder: Embedder) 
 
 
 async def test_hallucination_is_caught_and_regenerated(embedder: Embedder) -> None:
-    llm = ScriptedLLM({
-        "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
-        "answer with citations": [
-            "Keys rotate automatically every 7 days [1].",
-            "Click Rotate next to the key in Settings › API keys [1].",
-        ],
-        "check an answer": [UNGROUNDED, GOOD],
-    })
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
+            "answer with citations": [
+                "Keys rotate automatically every 7 days [1].",
+                "Click Rotate next to the key in Settings › API keys [1].",
+            ],
+            "check an answer": [UNGROUNDED, GOOD],
+        }
+    )
     pipeline, _ = make(embedder, llm)
     events, done = await collect(pipeline, ROTATE)
 
@@ -187,15 +204,17 @@ async def test_hallucination_is_caught_and_regenerated(embedder: Embedder) -> No
 
 
 async def test_not_useful_answer_rewrites_and_retrieves_again(embedder: Embedder) -> None:
-    llm = ScriptedLLM({
-        "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
-        "answer with citations": [
-            "I couldn't find the answer in the sources.",
-            "Click Rotate next to the key [1].",
-        ],
-        "rewrite for the knowledge base": "rotate API key settings",
-        "check an answer": GOOD,
-    })
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
+            "answer with citations": [
+                "I couldn't find the answer in the sources.",
+                "Click Rotate next to the key [1].",
+            ],
+            "rewrite for the knowledge base": "rotate API key settings",
+            "check an answer": GOOD,
+        }
+    )
     pipeline, retriever = make(embedder, llm)
     _, done = await collect(pipeline, ROTATE)
 
@@ -206,11 +225,13 @@ async def test_not_useful_answer_rewrites_and_retrieves_again(embedder: Embedder
 
 
 async def test_retries_exhausted_never_return_the_unchecked_claim(embedder: Embedder) -> None:
-    llm = ScriptedLLM({
-        "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
-        "answer with citations": "Keys rotate automatically every 7 days [1].",
-        "check an answer": UNGROUNDED,
-    })
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
+            "answer with citations": "Keys rotate automatically every 7 days [1].",
+            "check an answer": UNGROUNDED,
+        }
+    )
     pipeline, _ = make(embedder, llm, max_retries=2)
     _, done = await collect(pipeline, ROTATE)
 
@@ -224,11 +245,13 @@ async def test_retries_exhausted_never_return_the_unchecked_claim(embedder: Embe
 
 
 async def test_llm_timeout_answers_from_the_knowledge_base_with_a_note(embedder: Embedder) -> None:
-    llm = ScriptedLLM({
-        "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
-        "answer with citations": HANG,
-        "check an answer": GOOD,
-    })
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
+            "answer with citations": HANG,
+            "check an answer": GOOD,
+        }
+    )
     pipeline, _ = make(embedder, llm, generate_timeout=0.3)
     _, done = await collect(pipeline, ROTATE)
 
@@ -245,7 +268,7 @@ async def test_grader_timeout_falls_back_to_the_embedding_grader(embedder: Embed
     pipeline, _ = make(embedder, llm, grade_timeout=0.3)
     _, done = await collect(pipeline, ROTATE)
 
-    grade = [d for d in done.trace if d.stage == "grade" and "grades" in d.data][0]
+    grade = next(d for d in done.trace if d.stage == "grade" and "grades" in d.data)
     assert grade.data["grader"] == "embedding"
     assert done.route is Route.KNOWLEDGE_BASE
     # once the LLM is down the run does not wait for it again
@@ -259,15 +282,17 @@ async def test_malformed_grader_reply_is_graded_by_the_fallback(embedder: Embedd
             return "Sure! This passage is very relevant."  # no JSON at all
         return json.dumps({"score": 0.05})
 
-    llm = ScriptedLLM({
-        "grade relevance": grade,
-        "answer with citations": "Click Rotate [1].",
-        "check an answer": GOOD,
-    })
+    llm = ScriptedLLM(
+        {
+            "grade relevance": grade,
+            "answer with citations": "Click Rotate [1].",
+            "check an answer": GOOD,
+        }
+    )
     pipeline, _ = make(embedder, llm)
     _, done = await collect(pipeline, ROTATE)
 
-    grades = [d for d in done.trace if d.stage == "grade"][0].data["grades"]
+    grades = next(d for d in done.trace if d.stage == "grade").data["grades"]
     assert max(grades) > 0.9  # the embedding grader's verdict on the right chunk
     assert sorted(grades)[-2] == 0.05
     assert done.route is Route.KNOWLEDGE_BASE
@@ -275,26 +300,30 @@ async def test_malformed_grader_reply_is_graded_by_the_fallback(embedder: Embedd
 
 
 async def test_out_of_range_grades_are_clamped(embedder: Embedder) -> None:
-    llm = ScriptedLLM({
-        "grade relevance": by_keyword({"Rotate next to the key": 7.5}, default=-2),
-        "answer with citations": "Click Rotate [1].",
-        "check an answer": GOOD,
-    })
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({"Rotate next to the key": 7.5}, default=-2),
+            "answer with citations": "Click Rotate [1].",
+            "check an answer": GOOD,
+        }
+    )
     pipeline, _ = make(embedder, llm)
     _, done = await collect(pipeline, ROTATE)
-    grades = [d for d in done.trace if d.stage == "grade"][0].data["grades"]
+    grades = next(d for d in done.trace if d.stage == "grade").data["grades"]
     assert max(grades) == 1.0 and min(grades) == 0.0
 
 
 async def test_a_retry_storm_is_bounded(embedder: Embedder) -> None:
     counter = iter(range(100))
-    llm = ScriptedLLM({
-        "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
-        "answer with citations": "I couldn't find this in the sources.",
-        "rewrite for the knowledge base": lambda _: f"query {next(counter)}",
-        "rewrite for web search": "web query",
-        "check an answer": GOOD,
-    })
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
+            "answer with citations": "I couldn't find this in the sources.",
+            "rewrite for the knowledge base": lambda _: f"query {next(counter)}",
+            "rewrite for web search": "web query",
+            "check an answer": GOOD,
+        }
+    )
     web = StubWeb([web_page()])
     pipeline, retriever = make(embedder, llm, web=web, max_retries=3)
     _, done = await collect(pipeline, ROTATE)
@@ -307,18 +336,23 @@ async def test_a_retry_storm_is_bounded(embedder: Embedder) -> None:
 
 
 async def test_web_failure_answers_from_the_knowledge_base_with_a_note(embedder: Embedder) -> None:
-    llm = ScriptedLLM({
-        "grade relevance": by_keyword({"Rotate next to the key": 0.5}),
-        "rewrite for web search": "rotation",
-        "answer with citations": "Click Rotate [1].",
-        "check an answer": GOOD,
-    })
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({"Rotate next to the key": 0.5}),
+            "rewrite for web search": "rotation",
+            "answer with citations": "Click Rotate [1].",
+            "check an answer": GOOD,
+        }
+    )
     web = StubWeb(fail=ServiceError("web search failed: the Tavily API key was rejected"))
     pipeline, _ = make(embedder, llm, web=web)
     _, done = await collect(pipeline, ROTATE)
 
     assert done.route is Route.KNOWLEDGE_BASE
-    assert "Web search failed (ServiceError: web search failed: the Tavily API key was rejected)" in done.answer.text
+    assert (
+        "Web search failed (ServiceError: web search failed: the Tavily API key was rejected)"
+        in done.answer.text
+    )
     assert done.answer.text.endswith("Click Rotate [1].")
 
 
@@ -348,26 +382,37 @@ async def test_offline_follow_up_prepends_the_previous_question(embedder: Embedd
     question = Question(
         "and how long does the old one keep working?",
         trigger=Trigger.THREAD_FOLLOWUP,
-        history=(Turn("user", "How do I rotate the API keys?"), Turn("assistant", "Click Rotate [1].")),
+        history=(
+            Turn("user", "How do I rotate the API keys?"),
+            Turn("assistant", "Click Rotate [1]."),
+        ),
     )
     _, done = await collect(pipeline, question)
-    assert retriever.calls[0][0] == "How do I rotate the API keys? and how long does the old one keep working?"
+    assert (
+        retriever.calls[0][0]
+        == "How do I rotate the API keys? and how long does the old one keep working?"
+    )
     assert done.route is Route.KNOWLEDGE_BASE
     assert "24 hours" in done.answer.text
 
 
 async def test_llm_condenses_a_follow_up(embedder: Embedder) -> None:
-    llm = ScriptedLLM({
-        "condense a follow-up": "How long does an old API key keep working after rotation?",
-        "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
-        "answer with citations": "For 24 hours [1].",
-        "check an answer": GOOD,
-    })
+    llm = ScriptedLLM(
+        {
+            "condense a follow-up": "How long does an old API key keep working after rotation?",
+            "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
+            "answer with citations": "For 24 hours [1].",
+            "check an answer": GOOD,
+        }
+    )
     pipeline, retriever = make(embedder, llm)
     question = Question(
         "and the old one?",
         trigger=Trigger.THREAD_FOLLOWUP,
-        history=(Turn("user", "How do I rotate the API keys?"), Turn("assistant", "Click Rotate [1].")),
+        history=(
+            Turn("user", "How do I rotate the API keys?"),
+            Turn("assistant", "Click Rotate [1]."),
+        ),
     )
     _, done = await collect(pipeline, question)
     assert retriever.calls[0][0] == "How long does an old API key keep working after rotation?"
@@ -400,7 +445,7 @@ async def test_plugin_graders_are_selected_by_name(embedder: Embedder, name: str
 
     pipeline, _ = make(embedder, None, graders={"keyword": Keyword()}, grader=name)
     _, done = await collect(pipeline, ROTATE)
-    grade = [d for d in done.trace if d.stage == "grade"][0]
+    grade = next(d for d in done.trace if d.stage == "grade")
     if name == "keyword":
         assert grade.data["grader"] == "keyword"
         assert sorted(grade.data["grades"]) == [0.0, 0.0, 0.0, 1.0]
