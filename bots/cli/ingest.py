@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import click
 
 from bots.cli import cli, friendly, settings_from
 from connectors.documents import Document, Skipped
+
+if TYPE_CHECKING:
+    from connectors.ingest import Ingestor, IngestReport
 
 __all__ = ["SOURCE_RESOLVERS", "SourceSpec", "resolve_source"]
 
@@ -21,6 +25,8 @@ class SourceSpec:
     source_id: str
     documents: Callable[[], Iterable[Document | Skipped]]
     total: int | None = None
+    #: a source that drives the ingestor itself (a crawl removes pages, keeps 304s)
+    run: Callable[[Ingestor], IngestReport] | None = None
 
 
 #: Tried in order; each returns a spec for an argument it recognises, else None.
@@ -50,7 +56,7 @@ def resolve_source(arg: str, *, url_base: str | None, collection: str) -> Source
 
 
 @cli.command("ingest")
-@click.argument("sources", nargs=-1, required=True, metavar="PATH...")
+@click.argument("sources", nargs=-1, required=True, metavar="PATH|URL|reader:NAME...")
 @click.option("--url-base", help="Public URL of the folder's root; chunks link to URL/path#anchor.")
 @click.option(
     "--collection", help="Collection to ingest into (default: ingest.default_collection)."
@@ -60,7 +66,8 @@ def resolve_source(arg: str, *, url_base: str | None, collection: str) -> Source
 def ingest_command(
     ctx: click.Context, sources: tuple[str, ...], url_base: str | None, collection: str | None
 ) -> None:
-    """Ingest folders or files (.md, .txt, .html, .pdf) into the knowledge base.
+    """Ingest folders or files (.md, .txt, .html, .pdf), web sites and sitemaps (http(s) URLs)
+    or a configured LlamaHub reader (reader:NAME) into the knowledge base.
 
     Re-running is incremental: unchanged documents are skipped, changed ones
     replaced, and documents gone from a folder removed.
@@ -91,6 +98,9 @@ def ingest_command(
         ) as ingestor,
     ):
         for spec in specs:
+            if spec.run is not None:
+                total.merge(spec.run(ingestor))
+                continue
             total.merge(
                 ingestor.ingest(
                     spec.documents(),

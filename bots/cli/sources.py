@@ -1,0 +1,193 @@
+"""``citebot sources``: see and prune what was ingested. Also teaches ``citebot ingest`` URLs and readers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import TYPE_CHECKING
+
+import click
+
+from bots.cli import cli, friendly, settings_from
+from bots.cli.ingest import SOURCE_RESOLVERS, SourceSpec
+from connectors.errors import SourceNotFound
+
+if TYPE_CHECKING:
+    from bots.settings import Settings
+    from connectors.ingest import Ingestor, IngestReport
+    from connectors.store import Entry
+
+READER_PREFIX = "reader:"
+
+
+def _settings() -> Settings:
+    return settings_from(click.get_current_context())
+
+
+def web_source(arg: str, url_base: str | None, collection: str) -> SourceSpec | None:
+    """``https://…``: a site to crawl from that page, or a sitemap (index)."""
+    from connectors.crawler import normalize
+    from connectors.sources.web import is_web_source
+
+    if not is_web_source(arg):
+        return None
+    if normalize(arg) is None:
+        raise SourceNotFound(f"not a crawlable URL: {arg}")
+    crawl = _settings().ingest.crawl
+
+    def run(ingestor: Ingestor) -> IngestReport:
+        from connectors.sources.web import ingest_web
+
+        report = asyncio.run(
+            ingest_web([arg], ingestor=ingestor, settings=crawl, collection=collection)
+        )
+        for url, reason in report.crawl.errors:
+            click.echo(f"citebot: warning: {url}: {reason} (kept as it was)", err=True)
+        click.echo(f"{arg}: {report.summary()}", err=True)
+        return report.ingest
+
+    return SourceSpec(label=arg, source_id="web", documents=lambda: (), run=run)
+
+
+def reader_source(arg: str, url_base: str | None, collection: str) -> SourceSpec | None:
+    """``reader:NAME``: the LlamaHub reader configured as ``ingest.readers.NAME``."""
+    if not arg.startswith(READER_PREFIX):
+        return None
+    name = arg[len(READER_PREFIX) :]
+    readers = _settings().ingest.readers
+    config = readers.get(name)
+    if config is None:
+        known = ", ".join(sorted(readers)) or "none configured"
+        raise SourceNotFound(f"no reader named {name!r} in ingest.readers ({known})")
+    target = config.collection or collection
+
+    def run(ingestor: Ingestor) -> IngestReport:
+        from connectors.sources.llamahub import read_documents
+
+        docs = asyncio.run(read_documents(name, config, collection=target))
+        return ingestor.ingest(docs, source=arg, collection=target, total=len(docs))
+
+    return SourceSpec(label=arg, source_id=arg, documents=lambda: (), run=run)
+
+
+# ahead of the folder resolver, which claims every argument left over
+SOURCE_RESOLVERS[:0] = [web_source, reader_source]
+
+
+@cli.group("sources")
+def sources_group() -> None:
+    """What the knowledge base holds, by collection and document."""
+
+
+def _entries(settings: Settings, collection: str | None) -> list[Entry]:
+    from connectors.store import Manifest
+
+    if not (settings.data_dir / "manifest.sqlite").exists():
+        return []
+    with Manifest(settings.data_dir, settings.store.kind) as manifest:
+        return manifest.entries(collection)
+
+
+def _matches(entry: Entry, prefixes: tuple[str, ...]) -> bool:
+    return any(entry.key.startswith(p) or entry.url.startswith(p) for p in prefixes)
+
+
+@sources_group.command("list")
+@click.option("--collection", help="Only this collection.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.pass_context
+@friendly
+def list_command(ctx: click.Context, collection: str | None, as_json: bool) -> None:
+    """List ingested documents: collection, key, URL, chunks and when."""
+    settings = settings_from(ctx)
+    entries = _entries(settings, collection)
+    if as_json:
+        for e in entries:
+            click.echo(json.dumps(_row(e)))
+        return
+    if not entries:
+        click.echo("nothing ingested yet" + (f" in {collection!r}" if collection else ""))
+        return
+    for e in entries:
+        row = _row(e)
+        when = row["updated"] or "pending"
+        click.echo(f"{e.collection}\t{e.key}\t{e.url}\t{e.chunks} chunks\t{when}")
+    collections = sorted({e.collection for e in entries})
+    click.echo(
+        f"{len(entries)} documents, {sum(e.chunks for e in entries)} chunks "
+        f"in {len(collections)} collection(s): {', '.join(collections)}",
+        err=True,
+    )
+
+
+def _row(entry: Entry) -> dict[str, object]:
+    updated = entry.updated
+    return {
+        "collection": entry.collection,
+        "key": entry.key,
+        "url": entry.url,
+        "title": entry.title,
+        "chunks": entry.chunks,
+        "source": entry.source,
+        "updated": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(updated)) if updated else None,
+        "pending": entry.pending,
+    }
+
+
+@sources_group.command("remove")
+@click.argument("prefixes", nargs=-1, metavar="KEY_OR_URL_PREFIX...")
+@click.option("--collection", help="Only in this collection; alone, removes the whole collection.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask before removing a whole collection.")
+@click.option("--dry-run", is_flag=True, help="Show what would be removed.")
+@click.pass_context
+@friendly
+def remove_command(
+    ctx: click.Context, prefixes: tuple[str, ...], collection: str | None, yes: bool, dry_run: bool
+) -> None:
+    """Remove documents whose key or URL starts with a prefix, or a whole collection."""
+    settings = settings_from(ctx)
+    if not prefixes and not collection:
+        raise click.UsageError("give a key or URL prefix, or --collection NAME")
+    entries = _entries(settings, collection)
+    doomed = [e for e in entries if not prefixes or _matches(e, prefixes)]
+    if not doomed:
+        click.echo("nothing matches; nothing removed")
+        ctx.exit(1)
+    if dry_run:
+        for e in doomed:
+            click.echo(f"would remove {e.collection}\t{e.key}")
+        return
+    if not prefixes and not yes:
+        click.confirm(
+            f"Remove all {len(doomed)} documents of collection {collection!r}?", abort=True
+        )
+    removed = _remove(settings, doomed)
+    if not prefixes and collection:
+        _forget_crawl(settings, collection)
+    chunks = sum(e.chunks for e in doomed)
+    click.echo(f"removed {removed} documents ({chunks} chunks)")
+
+
+def _remove(settings: Settings, doomed: list[Entry]) -> int:
+    from connectors.factory import open_store
+    from connectors.ingest import Ingestor
+
+    by_collection: dict[str, list[str]] = {}
+    for e in doomed:
+        by_collection.setdefault(e.collection, []).append(e.key)
+    removed = 0
+    with (
+        open_store(settings) as store,
+        Ingestor(store, settings.data_dir, progress=False) as ingestor,
+    ):
+        for collection, keys in by_collection.items():
+            removed += ingestor.remove(keys, collection)
+    return removed
+
+
+def _forget_crawl(settings: Settings, collection: str) -> None:
+    from connectors.crawler import CrawlState
+
+    path = CrawlState.load(settings.data_dir, collection).path
+    path.unlink(missing_ok=True)
