@@ -1,13 +1,24 @@
+"""``citebot plugins``, and ``citebot ingest plugin:NAME`` for connectors that plugins register."""
+
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sys
+from collections.abc import AsyncIterable, Callable, Iterator
+from typing import Any
+from urllib.parse import parse_qsl
 
 import click
 
 from bots.cli import cli, friendly, settings_from
+from bots.cli.ingest import SOURCE_RESOLVERS, SourceSpec
 from bots.plugins.manager import PluginHost, PluginInfo
+from connectors.documents import Document, Skipped
+from connectors.errors import ConnectorError, SourceNotFound
+
+PLUGIN_SOURCE = "plugin:"
 
 
 @cli.command("plugins")
@@ -54,3 +65,45 @@ def _show(info: PluginInfo) -> None:
         click.echo(f"  {kind.replace('_', ' ')}: {', '.join(names)}")
     for problem in info.problems:
         click.echo(f"  problem: {problem}")
+
+
+def plugin_source(arg: str, url_base: str | None, collection: str) -> SourceSpec | None:
+    """``plugin:NAME`` or ``plugin:NAME?key=value&…``: a connector a plugin registered."""
+    if not arg.startswith(PLUGIN_SOURCE):
+        return None
+    name, _, query = arg[len(PLUGIN_SOURCE) :].partition("?")
+    options = dict(parse_qsl(query, keep_blank_values=True))
+    connectors = PluginHost(settings_from(click.get_current_context()).plugins).connectors()
+    factory = connectors.get(name)
+    if factory is None:
+        known = ", ".join(sorted(connectors)) or "none are installed"
+        raise SourceNotFound(f"no plugin connector named {name!r} (known: {known})")
+    return SourceSpec(
+        label=arg,
+        source_id=f"{PLUGIN_SOURCE}{name}",
+        documents=lambda: _documents(name, factory, options),
+    )
+
+
+def _documents(
+    name: str, factory: Callable[..., Any], options: dict[str, str]
+) -> Iterator[Document | Skipped]:
+    try:
+        produced = factory(**options)
+        if isinstance(produced, AsyncIterable):
+            yield from asyncio.run(_collect(produced))
+        else:
+            yield from produced
+    except ConnectorError:
+        raise
+    except Exception as exc:
+        raise ConnectorError(
+            f"plugin connector {name!r} failed: {type(exc).__name__}: {exc}"
+        ) from exc
+
+
+async def _collect(produced: AsyncIterable[Document | Skipped]) -> list[Document | Skipped]:
+    return [item async for item in produced]
+
+
+SOURCE_RESOLVERS.append(plugin_source)

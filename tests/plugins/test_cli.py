@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers every command)
+from connectors.store.manifest import Manifest
 
 
 def test_lists_installed_plugins_and_their_hooks() -> None:
@@ -63,3 +64,43 @@ def test_a_bad_plugin_setting_is_one_line() -> None:
     result = CliRunner().invoke(cli, ["plugins"])
     assert result.exit_code == 2
     assert "setting plugins.hook_timeout: Input should be greater than 0" in result.output
+
+
+def _with_extras() -> None:
+    Path("citebot.toml").write_text('[plugins]\nload = ["tests.plugins.samples.extras"]\n')
+
+
+def test_ingest_from_a_plugin_connector(tmp_path: Path) -> None:
+    _with_extras()
+    data = str(tmp_path / "data")
+    result = CliRunner().invoke(
+        cli, ["--data-dir", data, "ingest", "plugin:changelog?text=v2 adds scopes"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "ingested into 'default': 1 added" in result.output
+    with Manifest(data, "lancedb") as manifest:
+        (entry,) = manifest.entries()
+    assert (entry.key, entry.url, entry.source) == (
+        "changelog",
+        "https://example.org/changelog",
+        "plugin:changelog",
+    )
+
+
+def test_ingest_from_an_unknown_or_failing_plugin_connector(tmp_path: Path) -> None:
+    _with_extras()
+    data = tmp_path / "data"
+    unknown = CliRunner().invoke(cli, ["--data-dir", str(data), "ingest", "plugin:wiki"])
+    assert unknown.exit_code == 1
+    assert unknown.output.strip() == (
+        "citebot: no plugin connector named 'wiki' (known: changelog)"
+    )
+    assert not data.exists(), "nothing is opened before every source resolves"
+    failing = CliRunner().invoke(
+        cli, ["--data-dir", str(data), "ingest", "plugin:changelog?colour=red"]
+    )
+    assert failing.exit_code == 1
+    assert failing.output.strip().startswith(
+        "citebot: plugin connector 'changelog' failed: TypeError:"
+    )
+    assert "Traceback" not in failing.output
