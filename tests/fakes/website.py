@@ -9,7 +9,10 @@ answers until the site is closed (for timeouts).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
@@ -158,3 +161,19 @@ class Website:
             '<?xml version="1.0" encoding="UTF-8"?>'
             f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{locs}</urlset>'
         )
+
+
+@contextlib.contextmanager
+def running_in_thread(site: Website) -> Iterator[Website]:
+    """Serve ``site`` from its own event loop, for synchronous callers such as CliRunner."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    try:
+        asyncio.run_coroutine_threadsafe(site.__aenter__(), loop).result(10)
+        yield site
+    finally:
+        asyncio.run_coroutine_threadsafe(site.__aexit__(None, None, None), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
