@@ -23,8 +23,15 @@ def run_discord(ctx: click.Context) -> None:
     from bots.wiring import build_runtime  # heavy: the store and LLM clients
 
     runtime = build_runtime(settings)
+
+    async def main() -> None:
+        from bots.ops.server import serving
+
+        async with serving(settings):
+            await serve(settings, runtime)
+
     try:
-        asyncio.run(serve(settings, runtime))
+        asyncio.run(main())
     finally:
         if runtime.feedback is not None:
             runtime.feedback.close()

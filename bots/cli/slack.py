@@ -43,11 +43,14 @@ def run_slack(ctx: click.Context, mode: str | None, host: str | None, port: int 
     from bots.wiring import build_runtime
 
     async def main() -> None:
+        from bots.ops.server import serving
+
         bot = SlackBot(build_runtime(settings))
-        if settings.slack.mode == "http":
-            await serve_http(bot, settings.slack.host, settings.slack.port)
-        else:
-            await serve_socket(bot)
+        async with serving(settings):
+            if settings.slack.mode == "http":
+                await serve_http(bot, settings.slack.host, settings.slack.port)
+            else:
+                await serve_socket(bot)
 
     asyncio.run(main())
 
