@@ -29,7 +29,7 @@ from urllib.parse import quote as urlquote
 from urllib.parse import urlsplit
 
 from rapidfuzz import fuzz
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA, Levenshtein
 
 from citations.model import CitedAnswer, QuoteCheck, Reference, Segment, Source
 from citations.normalize import fold, normalize_map, normalize_map_cached
@@ -266,10 +266,9 @@ def _meaning_mismatch(quote: str, span: str) -> str:
     """Why ``quote`` misstates ``span``, or ``""`` when every meaning-bearing
     token agrees.
 
-    ``span`` is the aligned source text grown by a margin, so source words past
-    either end of the quote are expected and ignored, and so is a first or last
-    quote word cut in half; every other difference that touches a number,
-    negation, unit or name is a mismatch.
+    Source words past either end of the quote are ignored, and so is a first
+    or last quote word cut in half; every other difference that touches a
+    number, negation, unit or name is a mismatch.
     """
     q_tokens = _tokens(quote)
     s_tokens = _tokens(span)
@@ -292,13 +291,40 @@ def _meaning_mismatch(quote: str, span: str) -> str:
             if trailing and real and any(t.startswith(real[-1].casefold()) for t in s_cf):
                 real = real[:-1]
             hits = _hits(real, op.src_start) if real else []
+            if real and not hits:
+                q_ctx = "".join(q_tokens[max(op.src_start - 2, 0) : op.src_end])
+                s_ctx = "".join(s_tokens[max(op.dest_start - 2, 0) : op.dest_end])
+                if Counter(_CJK_MEANING.findall(q_ctx)) - Counter(_CJK_MEANING.findall(s_ctx)):
+                    hits = real
             if hits:
                 near = s_part[-len(q_part) :] if leading and not trailing else s_part[: len(q_part)]
                 return _reason(q_part, near)
             continue
+        if op.tag == "replace" and _is_typo(q_part, s_part):
+            continue
         if _hits(q_part, op.src_start) or _hits(s_part, op.dest_start):
             return _reason(q_part, s_part)
+        # CJK negation morphemes span characters that did not change
+        # (ま|せん|した): compare them with two tokens of context a side.
+        q_ctx = "".join(q_tokens[max(op.src_start - 2, 0) : op.src_end + 2])
+        s_ctx = "".join(s_tokens[max(op.dest_start - 2, 0) : op.dest_end + 2])
+        if Counter(_CJK_MEANING.findall(q_ctx)) != Counter(_CJK_MEANING.findall(s_ctx)):
+            return _reason(q_part, s_part)
     return ""
+
+
+def _is_typo(said: Sequence[str], source: Sequence[str]) -> bool:
+    """One word against one word, a slip of one letter (or two swapped) in a
+    word of five or more letters: a typo fixed, not a fact changed. Numbers,
+    negations and units never count as typos."""
+    if len(said) != 1 or len(source) != 1:
+        return False
+    a, b = said[0].casefold(), source[0].casefold()
+    if min(len(a), len(b)) < 5 or not a.isalpha() or not b.isalpha():
+        return False
+    if {a, b} & (_NEGATIONS | _UNITS):
+        return False
+    return OSA.distance(a, b, score_cutoff=1) <= 1
 
 
 def _reason(said: Sequence[str], source: Sequence[str]) -> str:
@@ -312,36 +338,52 @@ def _reason(said: Sequence[str], source: Sequence[str]) -> str:
 
 
 def _anchors(quote_norm: str) -> list[tuple[str, int]]:
-    anchors: list[tuple[str, int]] = []
+    """Pieces of the quote to look for, rarest-looking first: runs of three
+    words, then short runs of CJK characters, then single long words."""
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", quote_norm)]
+    runs: list[tuple[str, int]] = []
+    if len(words) >= 3:
+        step = max((len(words) - 2) // 6, 1)
+        for k in range(0, len(words) - 2, step):
+            start, end = words[k][0], words[k + 2][1]
+            if end - start >= 12 and not _CJK_CHAR.search(quote_norm[start:end]):
+                runs.append((quote_norm[start:end], start))
+    cjk: list[tuple[str, int]] = []
+    single: list[tuple[str, int]] = []
     for m in re.finditer(r"\w+", quote_norm):
         token, at = m.group(), m.start()
         if _CJK_CHAR.search(token):
-            width = 4
-        elif len(token) > 12:
-            width = 8
-        else:
-            if len(token) >= 4:
-                anchors.append((token, at))
-            continue
-        for k in range(0, max(len(token) - width + 1, 1), width):
-            piece = token[k : k + width]
-            if len(piece) >= 3:
-                anchors.append((piece, at + k))
-    # Long, distinct anchors first: they are the rarest.
-    anchors.sort(key=lambda a: -len(a[0]))
+            for k in range(0, max(len(token) - 3, 1), 4):
+                piece = token[k : k + 6]
+                if len(piece) >= 3:
+                    cjk.append((piece, at + k))
+        elif len(token) >= 5:
+            single.append((token, at))
+    single.sort(key=lambda a: -len(a[0]))
+    anchors: list[tuple[str, int]] = []
     seen: set[str] = set()
-    unique = []
-    for text, at in anchors:
+    for text, at in [*runs[:6], *cjk[:10], *single[:4]]:
         if text not in seen:
             seen.add(text)
-            unique.append((text, at))
-    return unique[:12]
+            anchors.append((text, at))
+    return anchors
+
+
+# Length-preserving folds, so positions in the coarse text are positions in the source.
+_COARSE = str.maketrans(
+    {
+        **{c: "'" for c in "‘’‚‛′‵ʹʼˈ＇`´"},
+        **{c: '"' for c in "“”„‟″‶«»〝〞〟＂"},
+        **{c: "-" for c in "‐‑‒–—―−⁃﹘﹣－᠆"},
+        **{c: " " for c in "\t\n\r\f\v\u00a0\u2028\u2029\u3000"},
+    }
+)
 
 
 @lru_cache(maxsize=8)
 def _coarse(text: str) -> str:
     """A fast whole-text fold for finding candidate regions (C speed, no map)."""
-    return unicodedata.normalize("NFKC", text).lower()
+    return unicodedata.normalize("NFKC", text).lower().translate(_COARSE)
 
 
 def _regions(quote_norm: str, text: str) -> list[tuple[int, int]] | None:
@@ -427,6 +469,7 @@ def _best(quote_norm: str, text: str, threshold: float) -> _Match | None:
         score, ds, de = found
         if de <= ds:
             continue
+        score, ds, de = _stretch(quote_norm, region, score, ds, de)
         match = _Match(score, index[ds], index[de - 1] + 1)
         if best is None or match.score > best.score:
             best = match
@@ -455,18 +498,37 @@ def match_quote(quote: str, text: str, *, threshold: float = 90.0) -> QuoteMatch
             found.end,
             reason=f"closest source text scores {found.score:.0f} < {threshold:.0f}",
         )
-    extra = len(quote_norm) // 4 + 8
-    lo, hi = _widen(text, found.start, found.end, extra)
-    mismatch = _meaning_mismatch(quote, text[lo:hi])
+    # The aligned span, out to whole words: a wider margin would let the
+    # token alignment pair quote words with look-alikes further away.
+    start, end = _widen(text, found.start, found.end, 0)
+    mismatch = _meaning_mismatch(quote, text[start:end])
     if mismatch:
         return QuoteMatch(False, found.score, found.start, found.end, reason=mismatch)
-    start, end = _widen(text, found.start, found.end, 0)
     return QuoteMatch(True, found.score, start, end)
 
 
 def _match_parts(parts: Sequence[str], text: str, threshold: float) -> QuoteMatch:
     """A quote with ellipses: every part must verify, in order."""
-    matches = [match_quote(p, text, threshold=threshold) for p in parts if len(fold(p)) >= 3]
+    matches: list[QuoteMatch] = []
+    after = 0
+    for part in parts:
+        if len(fold(part)) < 3:
+            continue
+        # Look for each part after the previous one first: short parts can
+        # occur in several places.
+        match = match_quote(part, text[after:], threshold=threshold) if after else None
+        if (
+            match is not None
+            and match.verified
+            and match.start is not None
+            and match.end is not None
+        ):
+            match = replace(match, start=match.start + after, end=match.end + after)
+        else:
+            match = match_quote(part, text, threshold=threshold)
+        matches.append(match)
+        if match.end is not None:
+            after = match.end
     if not matches:
         return QuoteMatch(False, 0.0, reason="empty quote")
     score = min(m.score for m in matches)
@@ -610,6 +672,27 @@ def verify_quotes(
         quotes=(*answer.quotes, *checks),
         warnings=tuple(warnings),
     )
+
+
+def _stretch(
+    quote_norm: str, region: str, score: float, ds: int, de: int
+) -> tuple[float, int, int]:
+    """partial_ratio compares windows exactly as long as the quote, so a quote
+    that leaves out a word scores low against the longer span it came from.
+    Try windows up to a fifth longer at either end and keep the best."""
+    extra = len(quote_norm) // 5
+    if not extra:
+        return score, ds, de
+    best = (score, ds, de)
+    for grow_start in (0, extra // 2, extra):
+        for grow_end in (0, extra // 2, extra):
+            if not grow_start and not grow_end:
+                continue
+            lo, hi = max(ds - grow_start, 0), min(de + grow_end, len(region))
+            ratio = fuzz.ratio(quote_norm, region[lo:hi], score_cutoff=best[0])
+            if ratio > best[0]:
+                best = (ratio, lo, hi)
+    return best
 
 
 def _align(quote_norm: str, region: str, threshold: float) -> tuple[float, int, int] | None:
