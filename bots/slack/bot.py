@@ -13,6 +13,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
@@ -65,7 +66,16 @@ def check_settings(slack: SlackSettings) -> None:
 def web_client(runtime: Runtime) -> AsyncWebClient:
     slack = runtime.settings.slack
     token = slack.bot_token.get_secret_value() if slack.bot_token else None
-    client = AsyncWebClient(token=token, base_url=slack.api_url)
+    # slack-sdk opens a new aiohttp session (and connection) per call unless given one;
+    # under load that handshake costs more than the call itself
+    try:
+        asyncio.get_running_loop()
+        session: aiohttp.ClientSession | None = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=100)
+        )
+    except RuntimeError:
+        session = None
+    client = AsyncWebClient(token=token, base_url=slack.api_url, session=session)
     client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=3))
     return client
 
@@ -279,6 +289,13 @@ class SlackBot:
     async def drain(self) -> None:
         """Wait until no answer is in flight (graceful shutdown, tests)."""
         await self._idle.wait()
+
+    async def close(self) -> None:
+        """Let answers in flight finish, then release the HTTP session."""
+        await self.drain()
+        session = self.client.session
+        if session is not None and not session.closed:
+            await session.close()
 
     async def post_error(self, target: Target, text: str) -> None:
         try:

@@ -55,6 +55,7 @@ async def serve_http(bot: SlackBot, host: str, port: int) -> None:
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
+        await bot.close()
 
 
 async def start_socket(bot: SlackBot) -> AsyncSocketModeHandler:
@@ -74,3 +75,4 @@ async def serve_socket(bot: SlackBot) -> None:
         await asyncio.Event().wait()
     finally:
         await handler.close_async()  # type: ignore[no-untyped-call]
+        await bot.close()

@@ -16,6 +16,7 @@ so tests can assert what a user would finally see.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -73,6 +74,7 @@ class FakeSlack:
     async def start(self) -> FakeSlack:
         app = web.Application()
         app.router.add_get("/link", self._socket)
+        app.router.add_get("/_calls", self._calls)
         app.router.add_route("*", "/response/{rest:.*}", self._response_url)
         app.router.add_route("*", "/{method}", self._api)
         self._runner = web.AppRunner(app, access_log=None)
@@ -114,10 +116,12 @@ class FakeSlack:
         return [c for c in self.calls if c.method == method]
 
     def in_thread(self, channel: str, thread_ts: str) -> list[Message]:
-        return [m for m in self.messages.values() if m.channel == channel and m.thread_ts == thread_ts]
+        return [
+            m for m in self.messages.values() if m.channel == channel and m.thread_ts == thread_ts
+        ]
 
     async def wait_for(
-        self, what: str | Callable[[FakeSlack], Any], *, count: int = 1, timeout: float = 10.0
+        self, what: str | Callable[[FakeSlack], Any], *, count: int = 1, within: float = 10.0
     ) -> Any:
         """Wait until ``what`` (a method name, or a predicate on the fake) holds; return its value."""
 
@@ -127,7 +131,7 @@ class FakeSlack:
             found = self.called(what)
             return found[count - 1] if len(found) >= count else None
 
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout(within):
             async with self._changed:
                 while not (result := check()):
                     await self._changed.wait()
@@ -143,7 +147,9 @@ class FakeSlack:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         self._sockets.append(ws)
-        await ws.send_json({"type": "hello", "num_connections": 1, "connection_info": {"app_id": "A111"}})
+        await ws.send_json(
+            {"type": "hello", "num_connections": 1, "connection_info": {"app_id": "A111"}}
+        )
         self._socket_ready.set()
         async for msg in ws:
             if msg.type == WSMsgType.TEXT:
@@ -162,10 +168,8 @@ class FakeSlack:
                 params.update(dict(parse_qsl(raw, keep_blank_values=True)))
         for key in _JSON_FIELDS:
             if isinstance(params.get(key), str):
-                try:
+                with contextlib.suppress(ValueError):
                     params[key] = json.loads(params[key])
-                except ValueError:
-                    pass
         return params
 
     async def _record(self, method: str, request: web.Request) -> dict[str, Any]:
@@ -174,6 +178,10 @@ class FakeSlack:
             self.calls.append(Call(method, params, dict(request.headers)))
             self._changed.notify_all()
         return params
+
+    async def _calls(self, request: web.Request) -> web.Response:
+        """Every recorded call, for a test driving this fake in another process."""
+        return web.json_response([{"method": c.method, "params": c.params} for c in self.calls])
 
     async def _response_url(self, request: web.Request) -> web.Response:
         await self._record("response_url:" + request.match_info["rest"], request)
@@ -199,15 +207,28 @@ class FakeSlack:
 
     def respond(self, method: str, p: dict[str, Any]) -> dict[str, Any]:
         if method == "auth.test":
-            return {"ok": True, "team_id": TEAM, "user_id": BOT_USER, "bot_id": BOT_ID, "user": "citebot"}
+            return {
+                "ok": True,
+                "team_id": TEAM,
+                "user_id": BOT_USER,
+                "bot_id": BOT_ID,
+                "user": "citebot",
+            }
         if method == "apps.connections.open":
             return {"ok": True, "url": self.base_url.replace("http", "ws", 1) + "link"}
         if method in ("chat.postMessage", "chat.startStream"):
             ts = self.next_ts()
-            message = Message(p["channel"], ts, p.get("thread_ts"), streaming=method == "chat.startStream")
+            message = Message(
+                p["channel"], ts, p.get("thread_ts"), streaming=method == "chat.startStream"
+            )
             self._write(message, p)
             self.messages[ts] = message
-            return {"ok": True, "channel": p["channel"], "ts": ts, "message": {"text": message.text}}
+            return {
+                "ok": True,
+                "channel": p["channel"],
+                "ts": ts,
+                "message": {"text": message.text},
+            }
         if method in ("chat.appendStream", "chat.stopStream"):
             message = self.messages.get(p.get("ts", ""))
             if message is None:
@@ -244,3 +265,14 @@ class FakeSlack:
         message.markdown = message.markdown + markdown if append else markdown
         if p.get("blocks"):
             message.blocks = list(p["blocks"]) if not append else message.blocks + list(p["blocks"])
+
+
+async def _serve_forever() -> None:
+    fake = await FakeSlack().start()
+    print(fake.base_url, flush=True)
+    await asyncio.Event().wait()
+
+
+if __name__ == "__main__":
+    # ``python -m tests.fakes.slack_api`` serves the fake in its own process and prints its URL
+    asyncio.run(_serve_forever())

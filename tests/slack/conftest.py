@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 import urllib.parse
@@ -33,7 +32,10 @@ FAQ = "https://docs.example.com/faq"
 Script = Callable[[Question], AsyncIterator[Progress]]
 
 
-def cited(*parts: tuple[str, tuple[int, ...]], refs: tuple[tuple[str, str], ...] = (("Guide", GUIDE), ("FAQ", FAQ))) -> CitedAnswer:
+def cited(
+    *parts: tuple[str, tuple[int, ...]],
+    refs: tuple[tuple[str, str], ...] = (("Guide", GUIDE), ("FAQ", FAQ)),
+) -> CitedAnswer:
     references = tuple(
         Reference(n, url, title, (Source(n, url, title, f"text of {title}"),))
         for n, (title, url) in enumerate(refs, 1)
@@ -85,7 +87,13 @@ def envelope(event: dict[str, Any], event_id: str) -> dict[str, Any]:
     }
 
 
-def mention(text: str = "what is the answer?", *, ts: str = "1700000000.000001", channel: str = "C111", **extra: Any) -> dict[str, Any]:
+def mention(
+    text: str = "what is the answer?",
+    *,
+    ts: str = "1700000000.000001",
+    channel: str = "C111",
+    **extra: Any,
+) -> dict[str, Any]:
     return {
         "type": "app_mention",
         "user": "U222",
@@ -98,7 +106,9 @@ def mention(text: str = "what is the answer?", *, ts: str = "1700000000.000001",
     }
 
 
-def message(text: str, *, ts: str, channel: str = "C111", channel_type: str = "channel", **extra: Any) -> dict[str, Any]:
+def message(
+    text: str, *, ts: str, channel: str = "C111", channel_type: str = "channel", **extra: Any
+) -> dict[str, Any]:
     return {
         "type": "message",
         "user": "U222",
@@ -122,20 +132,33 @@ class Harness:
     session: aiohttp.ClientSession
     _ids: int = field(default=0)
 
-    async def post(self, body: str, content_type: str, headers: dict[str, str] | None = None, **signing: Any) -> tuple[int, str, float]:
+    async def post(
+        self, body: str, content_type: str, headers: dict[str, str] | None = None, **signing: Any
+    ) -> tuple[int, str, float]:
         all_headers = {"Content-Type": content_type, **sign(body, **signing), **(headers or {})}
         started = time.perf_counter()
         async with self.session.post(self.url, data=body.encode(), headers=all_headers) as response:
             text = await response.text()
             return response.status, text, time.perf_counter() - started
 
-    async def event(self, event: dict[str, Any], *, event_id: str | None = None, headers: dict[str, str] | None = None, **signing: Any) -> tuple[int, str, float]:
+    async def event(
+        self,
+        event: dict[str, Any],
+        *,
+        event_id: str | None = None,
+        headers: dict[str, str] | None = None,
+        **signing: Any,
+    ) -> tuple[int, str, float]:
         if event_id is None:
             self._ids += 1
             event_id = f"Ev{self._ids:06d}"
-        return await self.post(json.dumps(envelope(event, event_id)), "application/json", headers, **signing)
+        return await self.post(
+            json.dumps(envelope(event, event_id)), "application/json", headers, **signing
+        )
 
-    async def command(self, text: str, *, channel: str = "C111", user: str = "U222", name: str | None = None) -> tuple[int, str, float]:
+    async def command(
+        self, text: str, *, channel: str = "C111", user: str = "U222", name: str | None = None
+    ) -> tuple[int, str, float]:
         body = urllib.parse.urlencode(
             {
                 "command": name or self.bot.settings.slash_command,
@@ -149,7 +172,15 @@ class Harness:
         )
         return await self.post(body, "application/x-www-form-urlencoded")
 
-    async def click(self, block_id: str, action_id: str, *, user: str = "U333", channel: str = "C111", message_ts: str = "1.0") -> tuple[int, str, float]:
+    async def click(
+        self,
+        block_id: str,
+        action_id: str,
+        *,
+        user: str = "U333",
+        channel: str = "C111",
+        message_ts: str = "1.0",
+    ) -> tuple[int, str, float]:
         payload = {
             "type": "block_actions",
             "team": {"id": TEAM},
@@ -161,7 +192,13 @@ class Harness:
             "response_url": self.fake.response_url("vote"),
             "trigger_id": "1.2.3",
             "actions": [
-                {"type": "button", "block_id": block_id, "action_id": action_id, "value": "x", "action_ts": "1.1"}
+                {
+                    "type": "button",
+                    "block_id": block_id,
+                    "action_id": action_id,
+                    "value": "x",
+                    "action_ts": "1.1",
+                }
             ],
         }
         body = urllib.parse.urlencode({"payload": json.dumps(payload)})
@@ -181,9 +218,14 @@ MakeHarness = Callable[..., Any]
 @pytest.fixture
 async def make_harness(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[MakeHarness]:
     """``await make_harness(script=..., **slack_settings)`` starts a bot on a free port."""
-    started: list[tuple[Any, aiohttp.ClientSession, FeedbackStore]] = []
+    started: list[tuple[Any, aiohttp.ClientSession, FeedbackStore, SlackBot]] = []
 
-    async def make(script: Script = default_script, answerer: Any = None, runtime_kwargs: dict[str, Any] | None = None, **slack: Any) -> Harness:
+    async def make(
+        script: Script = default_script,
+        answerer: Any = None,
+        runtime_kwargs: dict[str, Any] | None = None,
+        **slack: Any,
+    ) -> Harness:
         settings = load_settings(
             data_dir=str(tmp_path / "data"),
             slack={
@@ -197,18 +239,23 @@ async def make_harness(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[MakeHar
         )
         store = FeedbackStore(tmp_path / "data" / "feedback.sqlite3")
         scripted = ScriptedAnswerer(script)
-        runtime = Runtime(settings, answerer=answerer or scripted, feedback=store, dedupe=Dedupe(), **(runtime_kwargs or {}))
+        runtime = Runtime(
+            settings,
+            answerer=answerer or scripted,
+            feedback=store,
+            dedupe=Dedupe(),
+            **(runtime_kwargs or {}),
+        )
         bot = SlackBot(runtime)
         runner = await start_http(bot, "127.0.0.1", 0)
         port = runner.addresses[0][1]
         session = aiohttp.ClientSession()
-        started.append((runner, session, store))
+        started.append((runner, session, store, bot))
         return Harness(fake, bot, scripted, store, f"http://127.0.0.1:{port}/slack/events", session)
 
     yield make
-    for runner, session, store in started:
+    for runner, session, store, bot in started:
         await session.close()
         await runner.cleanup()
+        await bot.close()
         store.close()
-
-

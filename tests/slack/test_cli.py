@@ -24,9 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def test_run_slack_http_serves_signed_events_with_conventional_env(fake, tmp_path):
     port = free_port()
-    env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("CITEBOT_", "SLACK_"))
-    } | {
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITEBOT_", "SLACK_"))} | {
         "SLACK_BOT_TOKEN": "xoxb-from-env",
         "SLACK_SIGNING_SECRET": SECRET,
         "CITEBOT_SLACK__API_URL": fake.base_url,
@@ -34,9 +32,20 @@ async def test_run_slack_http_serves_signed_events_with_conventional_env(fake, t
         "CITEBOT_OPS__METRICS_PORT": "0",
     }
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "from bots.cli import main; main()",
-        "run", "slack", "--http", "--host", "127.0.0.1", "--port", str(port),
-        env=env, cwd=tmp_path, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-c",
+        "from bots.cli import main; main()",
+        "run",
+        "slack",
+        "--http",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        env=env,
+        cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     url = f"http://127.0.0.1:{port}/slack/events"
     try:
@@ -67,7 +76,7 @@ async def test_run_slack_http_serves_signed_events_with_conventional_env(fake, t
             async with session.post(url, data=body, headers=good) as r:
                 assert r.status == 200
         # the bot token from SLACK_BOT_TOKEN reached the (configured) Web API base
-        auth = await fake.wait_for("auth.test", timeout=30)
+        auth = await fake.wait_for("auth.test", within=30)
         assert auth.headers["Authorization"] == "Bearer xoxb-from-env"
     finally:
         proc.terminate()
@@ -75,7 +84,9 @@ async def test_run_slack_http_serves_signed_events_with_conventional_env(fake, t
 
 
 def test_run_slack_without_tokens_is_one_line(tmp_path):
-    result = CliRunner().invoke(cli, ["run", "slack", "--http"], env={"SLACK_BOT_TOKEN": "", "SLACK_SIGNING_SECRET": ""})
+    result = CliRunner().invoke(
+        cli, ["run", "slack", "--http"], env={"SLACK_BOT_TOKEN": "", "SLACK_SIGNING_SECRET": ""}
+    )
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert all(line.startswith("citebot: setting slack.") for line in lines)
@@ -84,7 +95,9 @@ def test_run_slack_without_tokens_is_one_line(tmp_path):
 
 def test_manifest_from_settings(tmp_path):
     result = CliRunner().invoke(
-        cli, ["slack", "manifest", "--http", "--url", "https://bot.example.org/"], env={"CITEBOT_SLACK__SLASH_COMMAND": "docs"}
+        cli,
+        ["slack", "manifest", "--http", "--url", "https://bot.example.org/"],
+        env={"CITEBOT_SLACK__SLASH_COMMAND": "docs"},
     )
     assert result.exit_code == 0, result.output
     manifest = yaml.safe_load(result.output)
@@ -96,7 +109,14 @@ def test_manifest_from_settings(tmp_path):
     (command,) = manifest["features"]["slash_commands"]
     assert command["command"] == "/docs" and command["url"].endswith("/slack/events")
     scopes = set(manifest["oauth_config"]["scopes"]["bot"])
-    assert {"app_mentions:read", "channels:history", "groups:history", "im:history", "chat:write", "commands"} <= scopes
+    assert {
+        "app_mentions:read",
+        "channels:history",
+        "groups:history",
+        "im:history",
+        "chat:write",
+        "commands",
+    } <= scopes
 
     socket = yaml.safe_load(CliRunner().invoke(cli, ["slack", "manifest", "--socket"]).output)
     assert socket["settings"]["socket_mode_enabled"] is True

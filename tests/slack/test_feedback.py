@@ -18,7 +18,9 @@ async def test_feedback_click_is_stored_and_thanked(make_harness, tmp_path):
     status, _, _ = await h.click(actions["block_id"], "citebot_vote_up")
     assert status == 200
     thanks = await h.fake.wait_for("response_url:vote")
-    assert thanks.params["response_type"] == "ephemeral" and thanks.params["replace_original"] is False
+    assert (
+        thanks.params["response_type"] == "ephemeral" and thanks.params["replace_original"] is False
+    )
     assert "Thanks" in thanks.params["text"]
 
     (vote,) = h.store.votes(answer_id)

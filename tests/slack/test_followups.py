@@ -8,7 +8,10 @@ from tests.slack.conftest import mention, message
 
 
 def thread(parent_ts: str, *replies: dict) -> list[dict]:
-    return [{"user": "U222", "text": f"<@{BOT_USER}> what is the answer?", "ts": parent_ts}, *replies]
+    return [
+        {"user": "U222", "text": f"<@{BOT_USER}> what is the answer?", "ts": parent_ts},
+        *replies,
+    ]
 
 
 async def test_plain_reply_in_an_answered_thread_uses_the_history(make_harness):

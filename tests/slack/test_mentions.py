@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pipeline.question import Trigger
 from tests.fakes.slack_api import BOT_ID, TEAM
-from tests.slack.conftest import message, mention
+from tests.slack.conftest import mention, message
 
 
 async def test_mention_sets_status_then_streams_answer_with_sources(make_harness):
     h = await make_harness()
-    status, body, elapsed = await h.event(mention(ts="1700000000.000001"))
+    status, _body, elapsed = await h.event(mention(ts="1700000000.000001"))
     assert status == 200 and elapsed < 1.0
 
     stop = await h.fake.wait_for("chat.stopStream")
@@ -49,7 +49,9 @@ def start_ts(h) -> str:
 
 async def test_dm_is_answered_in_its_thread(make_harness):
     h = await make_harness()
-    await h.event(message("how do I deploy?", ts="1700000100.000001", channel="D111", channel_type="im"))
+    await h.event(
+        message("how do I deploy?", ts="1700000100.000001", channel="D111", channel_type="im")
+    )
     await h.fake.wait_for("chat.stopStream")
     start = h.fake.called("chat.startStream")[0].params
     assert start["channel"] == "D111" and start["thread_ts"] == "1700000100.000001"

@@ -31,7 +31,11 @@ async def test_retry_with_same_event_id_is_answered_once(make_harness):
     event = mention(ts="3.3")
     first, _, _ = await h.event(event, event_id="EvRETRY")
     retries = [
-        await h.event(event, event_id="EvRETRY", headers={"X-Slack-Retry-Num": str(n), "X-Slack-Retry-Reason": "http_timeout"})
+        await h.event(
+            event,
+            event_id="EvRETRY",
+            headers={"X-Slack-Retry-Num": str(n), "X-Slack-Retry-Reason": "http_timeout"},
+        )
         for n in (1, 2, 3)
     ]
     assert first == 200
@@ -89,7 +93,9 @@ async def test_rate_limited_call_is_retried_after_retry_after(make_harness):
     starts = h.fake.called("chat.startStream")
     assert len(starts) == 2
     assert starts[1].at - starts[0].at >= 0.9
-    assert h.fake.messages[next(iter(m for m in h.fake.messages))].markdown.startswith("The answer is 42")
+    assert h.fake.messages[next(iter(m for m in h.fake.messages))].markdown.startswith(
+        "The answer is 42"
+    )
 
 
 async def test_url_verification_and_malformed_body(make_harness):
@@ -99,7 +105,9 @@ async def test_url_verification_and_malformed_body(make_harness):
     assert status == 200 and "abc123" in text
     status, _, _ = await h.post("{not json", "application/json")
     assert status in (400, 401, 404)
-    status, _, _ = await h.post(json.dumps(envelope({"type": "app_mention"}, "EvBAD")), "application/json")
+    status, _, _ = await h.post(
+        json.dumps(envelope({"type": "app_mention"}, "EvBAD")), "application/json"
+    )
     assert status == 200  # acked; the malformed event is dropped, not crashed on
     await h.bot.drain()
     assert h.answerer.questions == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -12,7 +13,7 @@ from tests.slack.conftest import ANSWER, cited, mention
 
 
 def spacing(calls) -> list[float]:
-    return [b.at - a.at for a, b in zip(calls, calls[1:], strict=False)]
+    return [b.at - a.at for a, b in itertools.pairwise(calls)]
 
 
 async def test_stream_expiry_falls_back_to_throttled_chat_update(make_harness):
@@ -24,7 +25,9 @@ async def test_stream_expiry_falls_back_to_throttled_chat_update(make_harness):
     h = await make_harness(script=slow_script, stream_buffer=1, update_interval=0.3)
     h.fake.fail("chat.appendStream", "message_not_in_streaming_state", times=10)
     await h.event(mention(ts="10.0"))
-    final = await h.fake.wait_for(lambda f: [c for c in f.called("chat.update") if c.params.get("blocks")])
+    final = await h.fake.wait_for(
+        lambda f: [c for c in f.called("chat.update") if c.params.get("blocks")]
+    )
 
     stream_ts = h.fake.called("chat.startStream")[0]
     ts = next(m.ts for m in h.fake.messages.values() if m.thread_ts == "10.0")
@@ -41,7 +44,9 @@ async def test_streaming_unavailable_posts_one_message_then_edits(make_harness):
     h = await make_harness()
     h.fake.fail("chat.startStream", "unknown_method")
     await h.event(mention(ts="11.0"))
-    await h.fake.wait_for(lambda f: [c for c in f.called("chat.postMessage") if c.params.get("blocks")])
+    await h.fake.wait_for(
+        lambda f: [c for c in f.called("chat.postMessage") if c.params.get("blocks")]
+    )
     await h.bot.drain()
     posts = h.fake.called("chat.postMessage")
     assert len(posts) == 1 and posts[0].params["thread_ts"] == "11.0"
@@ -59,7 +64,10 @@ async def test_streaming_off_by_setting(make_harness):
 
 def long_answer(paragraphs: int = 120):
     parts = tuple(
-        (f"Paragraph P{i:03d} " + "lorem ipsum dolor sit amet " * 9 + ("\n\n" if i % 2 else ""), (i % 3 + 1,))
+        (
+            f"Paragraph P{i:03d} " + "lorem ipsum dolor sit amet " * 9 + ("\n\n" if i % 2 else ""),
+            (i % 3 + 1,),
+        )
         for i in range(paragraphs)
     )
     refs = tuple((f"Doc {n}", f"https://docs.example.com/{n}") for n in (1, 2, 3))
@@ -84,7 +92,10 @@ async def test_long_answer_is_split_within_limits_and_nothing_is_lost(make_harne
     await h.bot.drain()
 
     streamed_chars = sum(
-        len(chunk["text"]) for c in h.fake.calls if c.method.endswith("Stream") for chunk in c.params.get("chunks") or []
+        len(chunk["text"])
+        for c in h.fake.calls
+        if c.method.endswith("Stream")
+        for chunk in c.params.get("chunks") or []
     )
     assert streamed_chars <= STREAM_LIMIT
     messages = sorted(h.fake.in_thread("C111", "13.0"), key=lambda m: float(m.ts))
@@ -106,7 +117,12 @@ async def test_model_output_cannot_ping(make_harness):
     pings = "Hey <!channel> and @here, <!subteam^S123|@devs> and <@U999>, also @everyone"
 
     async def script(question):
-        for piece in ("Hey <!chan", "nel> and @he", "re, <!subteam^S123|@devs> and <@U999>, also @every", "one"):
+        for piece in (
+            "Hey <!chan",
+            "nel> and @he",
+            "re, <!subteam^S123|@devs> and <@U999>, also @every",
+            "one",
+        ):
             yield AnswerDelta(piece)
         yield Done(cited((pings, (1,))), Route.KNOWLEDGE_BASE)
 
@@ -130,7 +146,9 @@ async def test_pipeline_failure_is_a_visible_error_and_clears_the_status(make_ha
     post = await h.fake.wait_for("chat.postMessage")
     assert post.params["thread_ts"] == "15.0"
     assert "Sorry" in json.dumps(post.params)
-    cleared = await h.fake.wait_for(lambda f: [c for c in f.called("assistant.threads.setStatus") if c.params["status"] == ""])
+    cleared = await h.fake.wait_for(
+        lambda f: [c for c in f.called("assistant.threads.setStatus") if c.params["status"] == ""]
+    )
     assert cleared[0].at >= post.at
     assert "citebot_fb:" not in json.dumps(post.params)  # no votes on an error
 
@@ -158,4 +176,6 @@ async def test_slack_failures_still_end_in_a_visible_error(make_harness):
     await h.event(mention(ts="17.0"))
     error = await h.fake.wait_for("chat.postMessage", count=2)
     assert "Sorry" in error.params["text"] and error.params["thread_ts"] == "17.0"
-    await h.fake.wait_for(lambda f: [c for c in f.called("assistant.threads.setStatus") if c.params["status"] == ""])
+    await h.fake.wait_for(
+        lambda f: [c for c in f.called("assistant.threads.setStatus") if c.params["status"] == ""]
+    )

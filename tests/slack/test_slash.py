@@ -92,7 +92,10 @@ async def test_ask_name_routes_to_a_plugin_command(make_harness):
         "glossary",
         "Look a term up",
         glossary,
-        options=(CommandOption("term", "the term", required=True), CommandOption("limit", "how many", type="int")),
+        options=(
+            CommandOption("term", "the term", required=True),
+            CommandOption("limit", "how many", type="int"),
+        ),
     )
     h = await make_harness(runtime_kwargs={"plugins": Plugins(command)})
     status, _, _ = await h.command("glossary vector store")

@@ -15,7 +15,12 @@ from tests.slack.conftest import ScriptedAnswerer, envelope, mention
 async def test_socket_mode_acks_answers_and_dedupes_redeliveries(fake, tmp_path):
     settings = load_settings(
         data_dir=str(tmp_path),
-        slack={"bot_token": "xoxb-test", "app_token": "xapp-test", "api_url": fake.base_url, "mode": "socket"},
+        slack={
+            "bot_token": "xoxb-test",
+            "app_token": "xapp-test",
+            "api_url": fake.base_url,
+            "mode": "socket",
+        },
     )
     answerer = ScriptedAnswerer()
     bot = SlackBot(Runtime(settings, answerer=answerer, dedupe=Dedupe()))
@@ -44,3 +49,4 @@ async def test_socket_mode_acks_answers_and_dedupes_redeliveries(fake, tmp_path)
         assert len(fake.called("chat.startStream")) == 1
     finally:
         await handler.close_async()
+        await bot.close()

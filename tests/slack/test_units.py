@@ -62,7 +62,9 @@ async def test_redis_dedupe_is_shared_between_replicas():
     with redis_server() as url:
         replicas = [Dedupe(RedisBackend.from_url(url), ttl=60) for _ in range(3)]
         try:
-            wins = await asyncio.gather(*(r.first("event", "Ev1") for r in replicas for _ in range(20)))
+            wins = await asyncio.gather(
+                *(r.first("event", "Ev1") for r in replicas for _ in range(20))
+            )
             assert wins.count(True) == 1
             await replicas[0].remember("thread", "C1", "1.0")
             assert await replicas[2].seen("thread", "C1", "1.0")
@@ -106,7 +108,9 @@ def test_history_turns_keep_newest_within_budget():
         Turn("user", "first question"),
         Turn("assistant", "first answer"),
     )
-    assert turns(messages, me, budget_tokens=4, exclude_ts="5") == (Turn("assistant", "first answer"),)
+    assert turns(messages, me, budget_tokens=4, exclude_ts="5") == (
+        Turn("assistant", "first answer"),
+    )
     assert turns(messages, me, budget_tokens=0, exclude_ts="5") == ()
     with_bots = turns(messages, me, budget_tokens=1000, exclude_ts="5", include_bots=True)
     assert Turn("user", "another bot") in with_bots
