@@ -101,10 +101,15 @@ async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot
     store = FeedbackStore(tmp_path / "feedback.sqlite3")
 
     async def start(
-        *, plugins: Any = None, access: dict[str, Any] | None = None, **discord: Any
+        *,
+        plugins: Any = None,
+        access: dict[str, Any] | None = None,
+        root: dict[str, Any] | None = None,
+        answerer: Callable[[Settings], Any] | None = None,
+        **discord: Any,
     ) -> Harness:
         settings = Settings(
-            data_dir=tmp_path,
+            **{"data_dir": tmp_path, **(root or {})},
             discord={
                 "token": "fake-token",
                 "api_url": fake.api_url,
@@ -114,15 +119,19 @@ async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot
             },
             access=access or {},
         )
-        answerer = ScriptedAnswerer()
+        scripted = ScriptedAnswerer()
         runtime = Runtime(
-            settings, answerer=answerer, feedback=store, dedupe=Dedupe(), plugins=plugins
+            settings,
+            answerer=answerer(settings) if answerer is not None else scripted,
+            feedback=store,
+            dedupe=Dedupe(),
+            plugins=plugins,
         )
         configure_endpoints(settings.discord)
         bot = create_bot(settings, runtime, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start("fake-token"))
         await asyncio.wait_for(bot.wait_until_ready(), 10)
-        harness = Harness(fake, bot, runtime, answerer, store, settings, task)
+        harness = Harness(fake, bot, runtime, scripted, store, settings, task)
         started.append(harness)
         return harness
 

@@ -1,0 +1,69 @@
+"""The real pipeline behind the real discord.py client: LanceDB, the bundled embedder, and the
+openai client talking to a fake OpenAI-compatible server that is down."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bots.settings import Settings
+from bots.wiring import build_answerer
+from connectors.factory import open_store
+from connectors.ingest import Ingestor
+from connectors.sources.folder import read_folder
+from tests.discord.conftest import StartBot
+from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.openai_server import Fail, FakeOpenAI
+
+KEYS = """# API keys
+
+## Rotating API keys
+
+To rotate a key, open Settings › API keys and click Rotate next to the key. The old key keeps
+working for 24 hours so that running jobs can switch over; after that it is revoked.
+"""
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    docs = tmp_path_factory.mktemp("docs")
+    (docs / "keys.md").write_text(KEYS, encoding="utf-8")
+    data = tmp_path_factory.mktemp("data")
+    store = open_store(Settings(data_dir=data))
+    try:
+        Ingestor(store, data, progress=False).ingest(
+            read_folder(docs, url_base="https://docs.example.com/"), source=f"folder:{docs}"
+        )
+    finally:
+        store.close()
+    return data
+
+
+@pytest.fixture
+def dead_llm() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        server.default = Fail(500, "the model crashed")
+        yield server
+
+
+async def test_llm_down_answer_says_so_and_still_cites(
+    start_bot: StartBot, fake: FakeDiscord, data_dir: Path, dead_llm: FakeOpenAI
+) -> None:
+    root = {
+        "data_dir": data_dir,
+        "llm": {"provider": "openai_compatible", "base_url": dead_llm.base_url, "max_retries": 0},
+        "web": {"enabled": False},
+    }
+    await start_bot(root=root, answerer=build_answerer)
+    await fake.user_says("How do I rotate an API key?", mention_bot=True)
+    final = await fake.wait_call(
+        "PATCH", r"/channels/\d+/messages/\d+", lambda c: bool(c.json.get("embeds")), within=60
+    )
+    assert dead_llm.requests, "the real openai client reached the fake server"
+    content = final.json["content"]
+    assert "language model is unavailable" in content, content
+    assert "[[1]](<https://docs.example.com/keys.md#rotating-api-keys>)" in content
+    assert "keys.md#rotating-api-keys" in final.json["embeds"][0]["description"]
+    assert final.json["allowed_mentions"]["parse"] == []
