@@ -6,6 +6,7 @@ LLM is a real LlamaIndex ``CustomLLM`` whose replies are scripted per task.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
 
@@ -452,3 +453,34 @@ async def test_plugin_graders_are_selected_by_name(embedder: Embedder, name: str
     else:
         assert grade.data["grader"] == "embedding"
         assert "'nope' is not available" in grade.data["note"]
+
+
+async def test_concurrent_questions_do_not_share_state(embedder: Embedder) -> None:
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword(
+                {"Rotate next to the key": 0.9, "25 days of paid vacation": 0.9}
+            ),
+            "answer with citations": lambda p: (
+                "Click Rotate [1]." if "rotate" in p.split("Question:")[-1] else "25 days [1]."
+            ),
+            "check an answer": GOOD,
+        }
+    )
+    pipeline, _ = make(embedder, llm)
+    asked = [ROTATE, Question("How many vacation days do new employees get?")] * 3
+    results = await asyncio.gather(*(pipeline.answer(q) for q in asked))
+    for question, done in zip(asked, results, strict=True):
+        assert done.question == question.text
+        expected = "Click Rotate [1]." if question is ROTATE else "25 days [1]."
+        assert done.answer.text == expected
+        assert sum(d.stage == "finalize" for d in done.trace) == 1
+
+
+async def test_a_consumer_that_stops_early_cancels_the_run(embedder: Embedder) -> None:
+    llm = ScriptedLLM({"grade relevance": HANG})
+    pipeline, _ = make(embedder, llm)
+    stream = pipeline.stream(ROTATE)
+    first = await anext(stream)
+    assert isinstance(first, Status)
+    await stream.aclose()  # must not hang on the stuck grader, nor raise

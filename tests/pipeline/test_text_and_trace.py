@@ -1,0 +1,94 @@
+"""Sentences, knowledge strips, the extractive answerer and the trace's text form."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from citations.model import Locator, Source
+from citations.stream import resolve
+from pipeline.events import Decision
+from pipeline.extractive import extract
+from pipeline.graders import EmbeddingGrader
+from pipeline.ports import Embedder
+from pipeline.text import sentences, strips
+from pipeline.trace import format_trace
+
+TEXT = (
+    "Rotating API keys\n\nTo rotate a key, open Settings, e.g. the API keys page, and click Rotate. "
+    "The old key keeps working for 24 hours! After that it is revoked.\n"
+    "- Rotation is logged\n日本語の文です。次の文です。"
+)
+
+
+def test_sentences_keep_offsets_and_skip_abbreviations() -> None:
+    spans = sentences(TEXT)
+    assert [s.text for s in spans] == [
+        "Rotating API keys",
+        "To rotate a key, open Settings, e.g. the API keys page, and click Rotate.",
+        "The old key keeps working for 24 hours!",
+        "After that it is revoked.",
+        "- Rotation is logged\n日本語の文です。",
+        "次の文です。",
+    ]
+    assert all(TEXT[s.start : s.end] == s.text for s in spans)
+
+
+@given(st.text(alphabet=st.sampled_from("ab .!?\n。"), max_size=200))
+def test_sentences_never_lose_or_invent_text(text: str) -> None:
+    spans = sentences(text)
+    assert all(text[s.start : s.end] == s.text and s.text for s in spans)
+    assert "".join(s.text for s in spans).replace(" ", "").replace("\n", "") == text.replace(
+        " ", ""
+    ).replace("\n", "")
+
+
+def test_strips_are_whole_sentences_within_budget() -> None:
+    page = " ".join(f"Sentence number {i} says something useful about keys." for i in range(20))
+    cut = strips(page, max_chars=120)
+    assert len(cut) > 5
+    assert all(page[s.start : s.end] == s.text for s in cut)
+    assert all(len(s.text) <= 120 for s in cut)
+    assert all(s.text.endswith(".") for s in cut)
+
+
+async def test_extractive_cites_every_sentence_and_skips_the_irrelevant(embedder: Embedder) -> None:
+    keys = Source(1, "https://d/keys#rotate", "Keys", TEXT, Locator(start=0, end=len(TEXT)))
+    soup = Source(
+        2, "https://d/food", "Food", "The cafeteria serves tomato soup every Tuesday at noon."
+    )
+    text, picks = await extract(
+        "How do I rotate an API key?", [keys, soup], EmbeddingGrader(embedder), limit=3
+    )
+    assert picks and all(p.source_id == 1 for p in picks)
+    answer = resolve(text, [keys, soup])
+    assert all(seg.citations == (1,) for seg in answer.segments if seg.text.strip())
+    assert [r.url for r in answer.references] == ["https://d/keys#rotate"]
+    assert "soup" not in text
+
+
+async def test_extractive_with_nothing_relevant_is_empty(embedder: Embedder) -> None:
+    soup = Source(
+        1, "https://d/food", "Food", "The cafeteria serves tomato soup every Tuesday at noon."
+    )
+    assert await extract("How do I rotate an API key?", [soup], EmbeddingGrader(embedder)) == (
+        "",
+        [],
+    )
+
+
+def test_format_trace_lists_each_decision_with_its_data() -> None:
+    text = format_trace(
+        [
+            Decision(
+                "retrieve", "6 chunks", 12.34, {"query": "rotate keys", "scores": [0.81, 0.2]}
+            ),
+            Decision("decide", "correct: best grade 0.93 > upper 0.7", 0.0, {"best": 0.93}),
+        ]
+    )
+    lines = text.splitlines()
+    assert lines[0].split()[:4] == ["12.3", "ms", "retrieve", "6"]
+    assert 'query="rotate keys"' in lines[0] and "scores=[0.81, 0.20]" in lines[0]
+    assert "best=0.930" in lines[1]
+    assert lines[-1].split() == ["12.3", "ms", "total"]
+    assert format_trace([]) == "(no trace)"
