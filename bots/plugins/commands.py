@@ -262,7 +262,8 @@ async def invoke(command: ChatCommand, context: CommandContext) -> CommandReply:
         context = replace(context, options=coerce_options(command, context.options))
         result: Any = command.handler(context)
         if inspect.isawaitable(result):
-            result = await asyncio.wait_for(result, timeout)
+            async with asyncio.timeout(timeout):
+                result = await result
     except TimeoutError:
         log.warning(
             "command /%s (plugin %s) timed out after %ss", command.name, command.plugin, timeout

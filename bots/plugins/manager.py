@@ -228,7 +228,8 @@ class PluginHost:
         try:
             value = impl.function(*[kwargs[a] for a in impl.argnames])
             if inspect.isawaitable(value):
-                value = await asyncio.wait_for(_awaited(value), self.settings.hook_timeout)
+                async with asyncio.timeout(self.settings.hook_timeout):
+                    value = await value
         except TimeoutError:
             self._failed(impl.plugin_name, hook, f"timed out after {self.settings.hook_timeout:g}s")
             return _FAILED
@@ -409,9 +410,18 @@ def _kept_in_place(before: Question, after: Question, plugin: str) -> Question:
                 "plugin %s tried to widen the knowledge scope of %s; kept it", plugin, before.id
             )
         scope = kept
+    text = after.text.strip()
+    if (after.asker, after.place, after.id, after.scope, after.text) == (
+        before.asker,
+        before.place,
+        before.id,
+        scope,
+        text,
+    ):
+        return after
     return replace(
         after,
-        text=after.text.strip(),
+        text=text,
         asker=before.asker,
         place=before.place,
         id=before.id,
@@ -425,10 +435,6 @@ def _as_list(value: Any, single: type | None = None) -> list[Any]:
     if isinstance(value, Iterable) and not isinstance(value, str | bytes | Mapping):
         return list(value)
     return [value]
-
-
-async def _awaited(value: Any) -> Any:
-    return await value
 
 
 def _import(spec: str) -> object:
