@@ -39,6 +39,8 @@ def fold(text: str, *, casefold: bool = True) -> str:
 
 def normalize_map(text: str, *, casefold: bool = True) -> tuple[str, list[int]]:
     """Normalise ``text`` and map every output character to its input index."""
+    if text.isascii():
+        return _normalize_ascii(text, casefold)
     out: list[str] = []
     index: list[int] = []
     space = True  # drop leading whitespace
@@ -72,6 +74,24 @@ def normalize_map(text: str, *, casefold: bool = True) -> tuple[str, list[int]]:
         out.pop()
         index.pop()
     return "".join(out), index
+
+
+_WORDS = re.compile(r"\S+")
+
+
+def _normalize_ascii(text: str, casefold: bool) -> tuple[str, list[int]]:
+    # ASCII needs no NFKC and lowercases one to one: only whitespace folds.
+    parts: list[str] = []
+    index: list[int] = []
+    for m in _WORDS.finditer(text):
+        start, end = m.span()
+        if parts:
+            parts.append(" ")
+            index.append(start - 1)
+        parts.append(m.group())
+        index.extend(range(start, end))
+    out = "".join(parts).replace("`", "'")
+    return (out.lower() if casefold else out), index
 
 
 @lru_cache(maxsize=32)

@@ -342,12 +342,12 @@ def _anchors(quote_norm: str) -> list[tuple[str, int]]:
     words, then short runs of CJK characters, then single long words."""
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", quote_norm)]
     runs: list[tuple[str, int]] = []
-    if len(words) >= 3:
-        step = max((len(words) - 2) // 6, 1)
-        for k in range(0, len(words) - 2, step):
-            start, end = words[k][0], words[k + 2][1]
-            if end - start >= 12 and not _CJK_CHAR.search(quote_norm[start:end]):
-                runs.append((quote_norm[start:end], start))
+    for k in range(len(words) - 2):
+        start, end = words[k][0], words[k + 2][1]
+        if end - start >= 12 and not _CJK_CHAR.search(quote_norm[start:end]):
+            runs.append((quote_norm[start:end], start))
+    # Runs with digits in them are the rarest; then the longest.
+    runs.sort(key=lambda r: (not any(c.isdigit() for c in r[0]), -len(r[0])))
     cjk: list[tuple[str, int]] = []
     single: list[tuple[str, int]] = []
     for m in re.finditer(r"\w+", quote_norm):
@@ -362,7 +362,7 @@ def _anchors(quote_norm: str) -> list[tuple[str, int]]:
     single.sort(key=lambda a: -len(a[0]))
     anchors: list[tuple[str, int]] = []
     seen: set[str] = set()
-    for text, at in [*runs[:6], *cjk[:10], *single[:4]]:
+    for text, at in [*runs[:8], *cjk[:10], *single[:4]]:
         if text not in seen:
             seen.add(text)
             anchors.append((text, at))
@@ -409,6 +409,8 @@ def _regions(quote_norm: str, text: str) -> list[tuple[int, int]] | None:
         used += 1
         for bucket in {(p - at) // width for p in positions}:
             votes[bucket] += 1
+        if used >= 3 and votes.most_common(1)[0][1] >= 3:
+            break  # three distinctive pieces agree: that is the place
     if not votes:
         return []
     regions = []
@@ -458,11 +460,11 @@ def _best(quote_norm: str, text: str, threshold: float) -> _Match | None:
             regions = [(0, len(text))] if len(text) <= SCAN_WHOLE_LIMIT else []
         candidates = regions
     for lo, hi in candidates:
+        index: Sequence[int]
         if (lo, hi) == (0, len(text)):
             region, index = normalize_map_cached(text)
         else:
-            region, index_list = normalize_map(text[lo:hi])
-            index = tuple(i + lo for i in index_list)
+            region, index = normalize_map(text[lo:hi])
         found = _align(quote_norm, region, cutoff)
         if found is None:
             continue
@@ -470,7 +472,7 @@ def _best(quote_norm: str, text: str, threshold: float) -> _Match | None:
         if de <= ds:
             continue
         score, ds, de = _stretch(quote_norm, region, score, ds, de)
-        match = _Match(score, index[ds], index[de - 1] + 1)
+        match = _Match(score, lo + index[ds], lo + index[de - 1] + 1)
         if best is None or match.score > best.score:
             best = match
         if score >= 100.0:
