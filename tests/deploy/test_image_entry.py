@@ -138,7 +138,7 @@ async def test_entry_command_serves_slack_and_the_healthcheck_passes(image_venv:
         def answered(f: FakeSlack) -> list[object]:
             return [m for m in f.in_thread("C111", "77.0") if not m.streaming and (m.text or m.markdown)]
 
-        assert await fake.wait_for(answered, timeout=90)
+        assert await fake.wait_for(answered, within=90)
         health = await asyncio.to_thread(run, image_venv, "python", "-m", "bots.ops.healthcheck", env=env, cwd=tmp_path)
         assert health.returncode == 0, health.stderr
     finally:
