@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bots.ops import metrics
+
 if TYPE_CHECKING:
     from bots.settings import Settings
 
@@ -133,7 +135,10 @@ class Dedupe:
         return self.prefix + ":".join(parts)
 
     async def first(self, *parts: str, ttl: float | None = None) -> bool:
-        return await self.backend.claim(self.key(*parts), self.ttl if ttl is None else ttl)
+        claimed = await self.backend.claim(self.key(*parts), self.ttl if ttl is None else ttl)
+        if not claimed and parts:
+            metrics.dedupe_hit(parts[0])
+        return claimed
 
     async def remember(self, *parts: str, ttl: float | None = None) -> None:
         await self.backend.put(self.key(*parts), self.ttl if ttl is None else ttl)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from bots.ops import metrics
+
 Vote = Literal["up", "down"]
 
 _SCHEMA = """
@@ -94,6 +96,7 @@ class FeedbackStore:
                 "voted = excluded.voted",
                 (answer_id, user, vote, platform, time.time()),
             )
+        metrics.feedback_vote(platform, vote)
 
     def votes(self, answer_id: str) -> list[VoteRecord]:
         with self._lock:
