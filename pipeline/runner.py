@@ -74,7 +74,13 @@ class Pipeline:
         )
 
     async def stream(self, question: Question) -> AsyncIterator[Progress]:
-        """``Status`` and ``AnswerDelta`` events, then exactly one ``Done``."""
+        """``Status`` and ``AnswerDelta`` events, then exactly one ``Done``.
+
+        Deltas stream the first generated answer as it is written. ``Done.answer``
+        is authoritative: when the check rejects that answer, the regenerated (or
+        extractive) one arrives only in ``Done``, so adapters replace the streamed
+        text with the final render.
+        """
         run = RunState(question=question)
         done: Done | None = None
         handler = None

@@ -409,19 +409,20 @@ class CitebotWorkflow(Workflow):
             "kept": len(kept),
         }
         web_off = self.web is None
+        if web_off:
+            data["web"] = self.web_disabled_reason
         if verdict == "correct":
             run.trace("decide", f"correct: best grade {best:.2f} > upper {upper}", **data)
             return GenerateEvent(sources=kept, run=run)
         if web_off or run.web_used:
             why = "web search already tried" if run.web_used else self.web_disabled_reason
             if verdict == "ambiguous":
-                run.trace("decide", f"ambiguous, but {why}: knowledge base only", **data, web=why)
+                data["web"] = why
+                run.trace("decide", f"ambiguous, but {why}: knowledge base only", **data)
                 return GenerateEvent(sources=kept, run=run)
+            data["web"] = why
             run.trace(
-                "decide",
-                f"incorrect: best grade {best:.2f} < lower {lower}, and {why}",
-                **data,
-                web=why,
+                "decide", f"incorrect: best grade {best:.2f} < lower {lower}, and {why}", **data
             )
             return FinalizeEvent(answer=None, run=run)
         if verdict == "ambiguous":
