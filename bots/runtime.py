@@ -102,8 +102,12 @@ class Runtime:
         """Attach the place's knowledge scope; adapters call this, never set scope themselves."""
         return replace(question, scope=self.scope_for(question.place, dm=question.trigger is Trigger.DM))
 
-    async def ask(self, question: Question) -> AsyncIterator[Progress]:
-        """Rate limits, one answer at a time per thread, metrics, then :meth:`_ask`."""
+    async def ask(self, question: Question, *, screened: bool = False) -> AsyncIterator[Progress]:
+        """Rate limits, one answer at a time per thread, metrics, then :meth:`_ask`.
+
+        ``screened`` says the caller already ran :meth:`screen` on this question
+        (and must not run the plugin rules twice).
+        """
         # the request id tags every log line of this question, in every task it starts
         with bind_request_id(question.id):
             refused = await self._limited(question)
@@ -118,7 +122,7 @@ class Runtime:
                 since = metrics.started(question)
                 first = True
                 try:
-                    async for event in self._ask(question):
+                    async for event in self._ask(question, screened=screened):
                         if first and isinstance(event, AnswerDelta):
                             first = False
                             metrics.first_token(question, since)
@@ -151,27 +155,38 @@ class Runtime:
             return None
         return refusal(question, refused.message, error=f"rate_limited: {refused.limit}")
 
-    async def _ask(self, question: Question) -> AsyncIterator[Progress]:
+    async def screen(self, question: Question) -> Question | Done:
+        """Size limits and the plugins' ``before_question`` rules.
+
+        Returns the question to answer (perhaps rewritten) or the refusal to show.
+        Adapters that must post something public before answering (Slack's
+        restated slash question) screen first, so a refused question is never shown.
+        """
         text = question.text.strip()
         limit = self.settings.access.max_question_chars
         if not text:
-            yield refusal(question, "Please ask a question: the message was empty.", error="empty")
-            return
+            return refusal(question, "Please ask a question: the message was empty.", error="empty")
         if len(text) > limit:
-            yield refusal(
+            return refusal(
                 question,
                 f"Sorry, that question is too long ({len(text):,} characters; the limit is {limit:,}). "
                 "Please shorten it.",
                 error="too_long",
             )
-            return
         question = replace(question, text=text)
         checked = await self._before_question(question)
         if isinstance(checked, Refusal):
             reason = f"refused by plugin {checked.plugin}: {checked.reason}"
-            yield await self._after_answer(question, refusal(question, checked.text, error=reason))
-            return
-        question = checked
+            return await self._after_answer(question, refusal(question, checked.text, error=reason))
+        return checked
+
+    async def _ask(self, question: Question, *, screened: bool) -> AsyncIterator[Progress]:
+        if not screened:
+            checked = await self.screen(question)
+            if isinstance(checked, Done):
+                yield checked
+                return
+            question = checked
         try:
             async for event in self.answerer.stream(question):
                 if isinstance(event, Done):

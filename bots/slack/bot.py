@@ -255,11 +255,17 @@ class SlackBot:
             if not self._busy:
                 self._idle.set()
 
-    async def answer(self, question: Question, target: Target) -> Done | None:
-        """Answer ``question`` in ``target``'s thread; returns the ``Done`` or ``None`` on failure."""
+    async def answer(
+        self, question: Question, target: Target, *, screened: bool = False
+    ) -> Done | None:
+        """Answer ``question`` in ``target``'s thread; returns the ``Done`` or ``None`` on failure.
+
+        A ``screened`` question already went through ``runtime.prepare`` and ``runtime.screen``.
+        """
         async with self.busy():
             await self.remember_thread(target.channel, target.thread_ts)
-            question = self.runtime.prepare(question)
+            if not screened:
+                question = self.runtime.prepare(question)
             store = self.runtime.feedback
             responder = Responder(
                 self.client,
@@ -267,7 +273,9 @@ class SlackBot:
                 target,
                 answer_id=question.id if store is not None else None,
             )
-            done = await responder.run(self._recorded(question, self.runtime.ask(question)))
+            done = await responder.run(
+                self._recorded(question, self.runtime.ask(question, screened=screened))
+            )
             self.answered += 1
             return done
 

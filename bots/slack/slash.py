@@ -116,10 +116,17 @@ async def _answer_in_thread(
     bot: SlackBot, question: Question, respond: AsyncRespond, *, user: str
 ) -> None:
     channel = question.place.channel or ""
+    shown = question.text
+    # screened before the restatement goes up: a refused question (a pasted token) stays private
+    checked = await bot.runtime.screen(bot.runtime.prepare(question))
+    if isinstance(checked, Done):
+        await respond(response_type="ephemeral", text=escape(checked.answer.plain_text))
+        return
+    question = checked
     try:
         parent = await bot.client.chat_postMessage(
             channel=channel,
-            text=f"<@{user}> asked: {quiet(question.text)}",
+            text=f"<@{user}> asked: {quiet(shown)}",
             unfurl_links=False,
             unfurl_media=False,
         )
@@ -139,7 +146,9 @@ async def _answer_in_thread(
         return
     thread_ts = str(parent["ts"])
     question = _moved(question, thread_ts)
-    await bot.answer(question, Target(channel, thread_ts, question.place.workspace, user))
+    await bot.answer(
+        question, Target(channel, thread_ts, question.place.workspace, user), screened=True
+    )
 
 
 def _moved(question: Question, thread_ts: str) -> Question:
