@@ -28,6 +28,7 @@ import json
 import os
 import random
 import re
+import signal
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -134,7 +135,10 @@ async def serve_bot(args: argparse.Namespace) -> None:
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", args.port).start()
     print("READY", flush=True)
-    await asyncio.Event().wait()
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    await runner.cleanup()
 
 
 # -- the load -----------------------------------------------------------------
@@ -445,7 +449,15 @@ def main() -> None:
     serve.add_argument("--data-dir", required=True)
     serve.add_argument("--redis-url")
     args = parser.parse_args()
-    asyncio.run(serve_bot(args))
+    profile_to = os.environ.get("SOAK_PROFILE")  # a path: where each bot process dumps cProfile stats
+    if not profile_to:
+        asyncio.run(serve_bot(args))
+        return
+    import cProfile
+
+    with cProfile.Profile() as profiler:
+        asyncio.run(serve_bot(args))
+    profiler.dump_stats(f"{profile_to}.{os.getpid()}")
 
 
 if __name__ == "__main__":
