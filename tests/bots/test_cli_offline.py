@@ -1,0 +1,141 @@
+"""Acceptance for the walking skeleton: offline answers with footnotes through the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bots.cli import cli
+from bots.cli import commands as _commands  # noqa: F401  (registers every command)
+
+DOCS = {
+    "guide/install.md": """# Installing Acme
+
+Acme is a deployment tool for small teams.
+
+## Requirements
+
+Acme needs Python 3.11 or newer and 2 GB of free disk space.
+
+## Rotating API keys
+
+To rotate an API key, open Settings, choose API keys and press Rotate. The old key stops
+working after 24 hours.
+""",
+    "guide/backups.md": """# Backups
+
+Run `acme backup create` to take a snapshot of the database. Snapshots are kept for 30 days.
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    root = tmp_path_factory.mktemp("kb")
+    for name, text in DOCS.items():
+        (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "docs" / name).write_text(text, encoding="utf-8")
+    env = {"CITEBOT_DATA_DIR": str(root / "data"), "CITEBOT_PLUGINS__ENTRY_POINTS": "false"}
+    result = CliRunner().invoke(
+        cli, ["ingest", str(root / "docs"), "--url-base", "https://docs.example.com/"], env=env
+    )
+    assert result.exit_code == 0, result.output
+    assert "2 added" in result.output
+    return env
+
+
+def ask_json(env: dict[str, str], question: str) -> dict[str, object]:
+    result = CliRunner().invoke(cli, ["ask", "--json", question], env=env)
+    assert result.exit_code == 0, result.output
+    payload: dict[str, object] = json.loads(result.stdout)
+    return payload
+
+
+def test_a_question_cites_its_sections_url_with_the_anchor(kb: dict[str, str]) -> None:
+    payload = ask_json(kb, "How do I rotate an API key?")
+    assert set(payload) >= {"question", "answer", "route", "references"}
+    assert payload["route"] == "knowledge_base"
+    refs = payload["references"]
+    assert isinstance(refs, list) and refs[0] == {
+        "number": 1,
+        "url": "https://docs.example.com/guide/install.md#rotating-api-keys",
+        "title": "Installing Acme › Rotating API keys",
+    }
+    assert [r["number"] for r in refs] == list(range(1, len(refs) + 1))
+    answer = str(payload["answer"])
+    assert "press Rotate" in answer and "[1]" in answer
+    assert all(f"[{r['number']}]" in answer for r in refs), "every listed source is cited"
+
+
+def test_an_unrelated_question_is_an_honest_no_answer(kb: dict[str, str]) -> None:
+    payload = ask_json(kb, "What is the boiling point of tungsten in kelvin?")
+    assert payload["route"] == "no_answer"
+    assert payload["references"] == []
+    assert "[1]" not in str(payload["answer"])
+
+
+def test_text_output_lists_numbered_sources(kb: dict[str, str]) -> None:
+    result = CliRunner().invoke(cli, ["ask", "How much disk space does Acme need?"], env=kb)
+    assert result.exit_code == 0, result.output
+    assert "2 GB" in result.stdout
+    assert "[1] Installing Acme › Requirements" in result.stdout
+    assert "https://docs.example.com/guide/install.md#requirements" in result.stdout
+
+
+def test_trace_shows_every_decision(kb: dict[str, str]) -> None:
+    result = CliRunner().invoke(cli, ["ask", "--json", "--trace", "How do I rotate an API key?"], env=kb)
+    stages = [step["stage"] for step in json.loads(result.stdout)["trace"]]
+    assert stages[:4] == ["condense", "retrieve", "grade", "decide"]
+    assert "finalize" in stages
+
+
+def _citebot(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("CITEBOT_")}
+    full_env.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-c", "from bots.cli import main; main()", *args],
+        capture_output=True, text=True, env=full_env, timeout=300,
+    )
+
+
+def test_an_empty_question_is_one_line_and_non_zero(tmp_path: Path) -> None:
+    result = _citebot("ask", "   ", env={"CITEBOT_DATA_DIR": str(tmp_path / "d")})
+    assert result.returncode != 0
+    assert result.stderr.strip().count("\n") == 0 and "empty" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "d").exists(), "nothing was created for a refused question"
+
+
+def test_bad_settings_are_one_line_each_naming_the_env_var(tmp_path: Path) -> None:
+    result = _citebot(
+        "config",
+        env={
+            "CITEBOT_PIPELINE__TOP_K": "-1",
+            "CITEBOT_LLM__PROVIDER": "nonsense",
+            "CITEBOT_SLACK__PORT": "eighty",
+        },
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 3 and "Traceback" not in result.stderr
+    assert any("CITEBOT_PIPELINE__TOP_K" in line and "pipeline.top_k" in line for line in lines)
+    assert any("CITEBOT_LLM__PROVIDER" in line and "'nonsense'" in line for line in lines)
+    assert any("CITEBOT_SLACK__PORT" in line for line in lines)
+
+
+def test_config_masks_secrets(tmp_path: Path) -> None:
+    result = _citebot(
+        "config", "--json",
+        env={"SLACK_BOT_TOKEN": "xoxb-very-secret", "CITEBOT_WEB__TAVILY_API_KEY": "tvly-secret"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "very-secret" not in result.stdout and "tvly-secret" not in result.stdout
+    data = json.loads(result.stdout)
+    assert data["slack"]["bot_token"] == "**********"
+    assert data["web"]["tavily_api_key"] == "**********"

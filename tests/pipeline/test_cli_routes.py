@@ -1,0 +1,89 @@
+"""Acceptance for the corrective pipeline through the CLI: ``citebot ask --json`` with the
+real openai client against the fake OpenAI-compatible server and tavily-python against the
+fake Tavily, over a knowledge base ingested with ``citebot ingest``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bots.cli import cli
+from bots.cli import commands as _commands  # noqa: F401  (registers every command)
+from tests.fakes.openai_server import FakeOpenAI
+from tests.fakes.tavily_server import FakeTavily
+from tests.pipeline.test_end_to_end import DOCS, GOOD, KEYS_URL, WEB_URL, grades, web_pages
+
+
+@pytest.fixture
+def env(
+    tmp_path: Path, fake_openai: FakeOpenAI, fake_tavily: FakeTavily
+) -> dict[str, str]:
+    docs = tmp_path / "docs"
+    for name, text in DOCS.items():
+        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+        (docs / name).write_text(text, encoding="utf-8")
+    variables = {
+        "CITEBOT_DATA_DIR": str(tmp_path / "data"),
+        "CITEBOT_LLM__PROVIDER": "openai_compatible",
+        "CITEBOT_LLM__BASE_URL": fake_openai.base_url,
+        "CITEBOT_LLM__MODEL": "fake",
+        "CITEBOT_LLM__MAX_RETRIES": "0",
+        "CITEBOT_WEB__TAVILY_API_KEY": "tvly-test",
+        "CITEBOT_WEB__BASE_URL": fake_tavily.url,
+        "CITEBOT_PIPELINE__GRADER": "llm",
+        "CITEBOT_PLUGINS__ENTRY_POINTS": "false",
+    }
+    result = CliRunner().invoke(
+        cli, ["ingest", str(docs), "--url-base", "https://docs.example.com/"], env=variables
+    )
+    assert result.exit_code == 0, result.output
+    return variables
+
+
+def ask(env: dict[str, str], question: str) -> dict[str, object]:
+    result = CliRunner().invoke(cli, ["ask", "--json", question], env=env)
+    assert result.exit_code == 0, result.output
+    payload: dict[str, object] = json.loads(result.stdout.strip().splitlines()[-1])
+    return payload
+
+
+def test_routes_knowledge_base_web_and_mixed(
+    env: dict[str, str], fake_openai: FakeOpenAI, fake_tavily: FakeTavily
+) -> None:
+    fake_tavily.default(web_pages())
+    fake_openai.when("Task: check an answer", GOOD)
+    fake_openai.when("Task: rewrite for web search", "API key rotation")
+
+    fake_openai.when("Task: grade relevance", grades({"click Rotate next to the key": 0.93}), times=4)
+    fake_openai.when("Task: answer with citations", "Click Rotate in Settings › API keys [1].", times=1)
+    clear = ask(env, "How do I rotate an API key?")
+    assert clear["route"] == "knowledge_base"
+    assert clear["references"] == [
+        {"number": 1, "url": KEYS_URL, "title": "API keys › Rotating API keys"}
+    ]
+    assert fake_tavily.requests == []
+
+    fake_openai.reset()
+    fake_openai.when("Task: check an answer", GOOD)
+    fake_openai.when("Task: rewrite for web search", "API key rotation frequency")
+    fake_openai.when("Task: grade relevance", grades({}, default=0.1))
+    fake_openai.when("Task: answer with citations", "Rotate API keys at least every 90 days [1].")
+    web = ask(env, "How often should API keys be rotated?")
+    assert web["route"] == "web"
+    assert [r["url"] for r in web["references"]] == [WEB_URL]  # type: ignore[union-attr,index]
+    assert web["answer"] == "Rotate API keys at least every 90 days [1]."
+
+    fake_openai.reset()
+    fake_openai.when("Task: check an answer", GOOD)
+    fake_openai.when("Task: rewrite for web search", "API key rotation")
+    fake_openai.when("Task: grade relevance", grades({"click Rotate next to the key": 0.5}))
+    fake_openai.when(
+        "Task: answer with citations",
+        "Click Rotate in Settings › API keys [1]. Rotate keys at least every 90 days [2].",
+    )
+    mixed = ask(env, "How and how often do I rotate API keys?")
+    assert mixed["route"] == "mixed"
+    assert [r["url"] for r in mixed["references"]] == [KEYS_URL, WEB_URL]  # type: ignore[union-attr,index]
