@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import click
-
 from bots.cli import cli
 
 

@@ -6,11 +6,17 @@ from collections.abc import Iterator
 
 import pytest
 
+from connectors.config import StoreSettings
 from connectors.embeddings import AsyncEmbedder, MiniLMEmbedding
+from connectors.ingest import Ingestor
+from connectors.sources.folder import read_folder
+from connectors.store import KnowledgeStore
+from connectors.store.lancedb import open_lancedb
 from pipeline.graders import CachedEmbedder
 from pipeline.ports import Embedder
 from tests.fakes.openai_server import FakeOpenAI
 from tests.fakes.tavily_server import FakeTavily
+from tests.pipeline.test_end_to_end import BASE, DOCS
 
 
 @pytest.fixture(scope="session")
@@ -31,3 +37,19 @@ def fake_openai() -> Iterator[FakeOpenAI]:
 def fake_tavily() -> Iterator[FakeTavily]:
     with FakeTavily(api_key="tvly-test") as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
+    root = tmp_path_factory.mktemp("docs")
+    for name, text in DOCS.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    data_dir = tmp_path_factory.mktemp("data")
+    kb = open_lancedb(data_dir, StoreSettings(), MiniLMEmbedding())
+    report = Ingestor(kb, data_dir, progress=False).ingest(
+        read_folder(root, url_base=BASE), source=f"folder:{root}"
+    )
+    assert report.added == len(DOCS)
+    yield kb
+    kb.close()

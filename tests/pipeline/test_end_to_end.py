@@ -4,18 +4,12 @@ SSE from the fake OpenAI-compatible server, and tavily-python talking to the fak
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
-import pytest
 from pydantic import SecretStr
 
-from connectors.config import LLMSettings, StoreSettings, WebSettings
-from connectors.embeddings import MiniLMEmbedding
-from connectors.ingest import Ingestor
+from connectors.config import LLMSettings, WebSettings
 from connectors.llms import build_llm
-from connectors.sources.folder import read_folder
 from connectors.store import KnowledgeStore
-from connectors.store.lancedb import open_lancedb
 from connectors.web_search import build_web_search
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
@@ -56,22 +50,6 @@ KEYS_URL = BASE + "ops/keys.md#rotating-api-keys"
 WEB_URL = "https://security.example.org/key-rotation"
 
 GOOD = '{"grounded": true, "useful": true, "unsupported": []}'
-
-
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
-    root = tmp_path_factory.mktemp("docs")
-    for name, text in DOCS.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-    data_dir = tmp_path_factory.mktemp("data")
-    kb = open_lancedb(data_dir, StoreSettings(), MiniLMEmbedding())
-    report = Ingestor(kb, data_dir, progress=False).ingest(
-        read_folder(root, url_base=BASE), source=f"folder:{root}"
-    )
-    assert report.added == len(DOCS)
-    yield kb
-    kb.close()
 
 
 def grades(pairs: dict[str, float], default: float = 0.05) -> object:

@@ -13,13 +13,14 @@ from pydantic import SecretStr
 
 from connectors.config import LLMSettings, WebSettings
 from connectors.llms import build_llm
+from connectors.store import KnowledgeStore
 from connectors.web_search import build_web_search
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
 from pipeline.events import Route
 from pipeline.ports import Embedder
 from pipeline.question import Question
-from tests.pipeline.test_end_to_end import KEYS_URL, store  # noqa: F401
+from tests.pipeline.test_end_to_end import KEYS_URL
 
 OPENAI_KEY = os.environ.get("LIVE_OPENAI_API_KEY")
 TAVILY_KEY = os.environ.get("LIVE_TAVILY_API_KEY")
@@ -28,7 +29,7 @@ TAVILY_KEY = os.environ.get("LIVE_TAVILY_API_KEY")
 @pytest.mark.live_llm
 @pytest.mark.skipif(not OPENAI_KEY, reason="LIVE_OPENAI_API_KEY is not set: no real LLM to call")
 async def test_a_real_llm_answers_from_the_knowledge_base_with_footnotes(
-    store: object, embedder: Embedder
+    store: KnowledgeStore, embedder: Embedder
 ) -> None:
     llm = build_llm(
         LLMSettings(
@@ -38,7 +39,7 @@ async def test_a_real_llm_answers_from_the_knowledge_base_with_footnotes(
         )
     )
     pipeline = Pipeline(
-        store,  # type: ignore[arg-type]
+        store,
         embedder=embedder,
         llm=llm,
         web=None,
