@@ -1,6 +1,6 @@
 """Imports each command module so that it registers itself on ``cli``."""
 
-from bots.cli import (  # noqa: F401  # noqa: F401
+from bots.cli import (  # noqa: F401
     ask,
     chat,
     config,
