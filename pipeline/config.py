@@ -21,7 +21,7 @@ class PipelineSettings(BaseModel):
     quote_threshold: float = Field(90.0, ge=0, le=100)
     quote_policy: Literal["mark", "unquote"] = "mark"
     merge_fragments: bool = False
-    extractive_sentences: int = Field(3, ge=1, le=10)
+    extractive_sentences: int = Field(4, ge=1, le=10, description="sentences in an offline (extractive) answer")
     history_tokens: int = Field(1500, ge=0)
 
     @model_validator(mode="after")

@@ -59,10 +59,36 @@ async def extract(
         ),
         key=lambda p: -p.score,
     )
-    chosen = [p for p in ranked[:limit] if p.score >= floor]
+    chosen = _with_continuation(ranked, limit=limit, floor=floor)
     chosen.sort(key=lambda p: (p.source_rank, p.start))
     text = " ".join(f"{_flat(p.text)} [{p.source_id}]" for p in chosen)
     return text, chosen
+
+
+def _with_continuation(ranked: list[Pick], *, limit: int, floor: float) -> list[Pick]:
+    """The best sentence, the relevant sentences that directly follow it, then the next best.
+
+    A best sentence often announces what follows ("… in three steps."); the
+    sentences after it carry the substance but score lower on their own.
+    """
+    if not ranked or ranked[0].score < floor:
+        return []
+    best = ranked[0]
+    following = sorted(
+        (p for p in ranked if p.source_rank == best.source_rank and p.start > best.start),
+        key=lambda p: p.start,
+    )
+    chosen = [best]
+    for pick in following:
+        if len(chosen) >= limit or pick.score < floor:
+            break
+        chosen.append(pick)
+    for pick in ranked[1:]:
+        if len(chosen) >= limit or pick.score < floor:
+            break
+        if pick not in chosen:
+            chosen.append(pick)
+    return chosen
 
 
 def _flat(sentence: str) -> str:
