@@ -4,25 +4,37 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class PipelineSettings(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     upper: float = Field(0.7, ge=0, le=1, description="CRAG: best grade above this is 'correct'")
     lower: float = Field(0.3, ge=0, le=1, description="CRAG: best grade below this is 'incorrect'")
     top_k: int = Field(6, ge=1, le=100)
+    """chunks retrieved per question"""
     max_retries: int = Field(2, ge=0, le=10)
+    """self-check retries (regenerate, rewrite, web) per question"""
     grader: str = Field("embedding", description="'embedding', 'llm' or a plugin grader's name")
     grade_timeout: float = Field(20.0, gt=0)
+    """seconds for grading"""
     generate_timeout: float = Field(60.0, gt=0)
+    """seconds for generating an answer"""
     check_timeout: float = Field(20.0, gt=0)
+    """seconds for the self-check"""
     web_timeout: float = Field(15.0, gt=0)
+    """seconds for a web search"""
     rewrite_timeout: float = Field(20.0, gt=0, description="condensing and query rewrites")
     quote_threshold: float = Field(90.0, ge=0, le=100)
+    """fuzzy score (0-100) a quote needs to count as verified"""
     quote_policy: Literal["mark", "unquote"] = "mark"
+    """unverified quotes: 'mark' them or 'unquote' them"""
     merge_fragments: bool = False
+    """one footnote per document instead of per section"""
     extractive_sentences: int = Field(4, ge=1, le=10, description="sentences in an offline (extractive) answer")
     history_tokens: int = Field(1500, ge=0)
+    """token budget for thread history in condensing"""
 
     @model_validator(mode="after")
     def _ordered(self) -> PipelineSettings:

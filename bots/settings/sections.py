@@ -4,26 +4,43 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 
 class SlackSettings(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     bot_token: SecretStr | None = None
+    """bot token xoxb-… (secret)"""
     signing_secret: SecretStr | None = None
+    """signing secret for HTTP mode (secret)"""
     app_token: SecretStr | None = None
+    """app-level token xapp-… for Socket Mode (secret)"""
     api_url: str = "https://slack.com/api/"
+    """Web API base URL (proxies, Enterprise gateways, tests)"""
     mode: Literal["socket", "http"] = "socket"
+    """'socket' (Socket Mode) or 'http' (POST /slack/events)"""
     host: str = "0.0.0.0"
+    """HTTP mode: address to listen on"""
     port: int = Field(3000, ge=1, le=65535)
+    """HTTP mode: port"""
     slash_command: str = "/ask"
+    """the slash command's name"""
     slash_response: Literal["thread", "ephemeral"] = "thread"
+    """slash answers: 'thread' in the channel, or 'ephemeral'"""
     answer_bots: bool = False
+    """answer messages from other bots"""
     stream: bool = True
+    """stream answers with chat.startStream (else post + chat.update)"""
     update_interval: float = Field(1.0, ge=0.0, description="seconds between chat.update edits")
     allowed_workspaces: list[str] = Field(default_factory=list)
+    """team ids the bot answers in (empty: all)"""
     allowed_channels: list[str] = Field(default_factory=list)
+    """channel ids the bot answers in (empty: all)"""
     app_name: str = "citebot"
+    """the app's name in the manifest and messages"""
     allow_dms: bool = True
+    """answer direct messages"""
     followups: bool = Field(True, description="answer plain replies in threads the bot answered")
     followup_scan: bool = Field(
         True, description="for an unknown thread, read conversations.replies to see if the bot is in it"
@@ -47,22 +64,38 @@ class SlackSettings(BaseModel):
 
 
 class DiscordSettings(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     token: SecretStr | None = None
+    """bot token (secret)"""
     api_url: str | None = None
+    """REST API base URL (Discord-compatible servers, proxies, tests)"""
     gateway_url: str | None = None
+    """gateway WebSocket URL"""
     sync_guilds: list[int] = Field(default_factory=list)
+    """guild ids to sync app commands to (empty: global)"""
     mention_mode: Literal["thread", "inline"] = "thread"
+    """an @mention answers in a new 'thread' or 'inline'"""
     ephemeral: bool = False
+    """/ask answers only visible to the asker"""
     edit_interval: float = Field(1.2, ge=0.0)
+    """seconds between streaming edits of one message"""
     message_content: bool = True
+    """request the privileged Message Content intent"""
     allowed_guilds: list[int] = Field(default_factory=list)
+    """guild ids the bot answers in (empty: all)"""
     allowed_channels: list[int] = Field(default_factory=list)
+    """channel ids the bot answers in (empty: all)"""
     answer_bots: bool = False
+    """answer messages from other bots"""
     shards: Literal["single", "auto"] = "single"
+    """'single' client or 'auto' sharding for large bots"""
     application_id: int | None = Field(None, description="for invite-url; read from the token if unset")
     sync_commands: bool = True
+    """sync app commands at start-up"""
     allow_dms: bool = Field(True, description="answer direct messages")
     thread_archive_minutes: Literal[60, 1440, 4320, 10080] = 1440
+    """auto-archive time of threads the bot starts"""
     history_messages: int = Field(50, ge=0, le=100, description="thread messages read for context")
     interaction_margin: float = Field(
         60.0, ge=0, description="seconds before the 15-min interaction token expires to move to the channel"
@@ -72,39 +105,59 @@ class DiscordSettings(BaseModel):
 class AccessSettings(BaseModel):
     """Who may ask, how much, and which knowledge they may see."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+
     max_question_chars: int = Field(4000, ge=1)
+    """longer questions get a polite refusal"""
     scopes: dict[str, list[str]] = Field(
         default_factory=dict,
         description="place → collections, e.g. {'slack:T1/C2': ['eng'], 'discord:G1': ['docs']}",
     )
     dm_scope: list[str] | None = None
+    """collections DMs may search (unset: the default scope)"""
     default_scope: list[str] | None = Field(
         None, description="collections for places with no entry; unset = all collections"
     )
 
 
 class LimitSettings(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     user_per_minute: float = Field(6.0, ge=0, description="0 disables the per-user bucket")
     user_burst: int = Field(3, ge=1)
+    """questions a user may ask at once before the rate applies"""
     channel_per_minute: float = Field(30.0, ge=0)
+    """questions per channel per minute; 0 disables"""
     channel_burst: int = Field(10, ge=1)
+    """burst size of the per-channel bucket"""
     daily_cap: int = Field(0, ge=0, description="questions per workspace or guild per day; 0 = none")
 
 
 class OpsSettings(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     redis_url: SecretStr | None = None
+    """Redis for dedupe and limits across replicas (secret)"""
     dedupe_ttl: float = Field(600.0, gt=0)
+    """seconds a delivered event id is remembered"""
     metrics_port: int = Field(9464, ge=0, le=65535, description="0 disables the ops server")
     metrics_host: str = Field("0.0.0.0", description="address the ops server (/healthz, /readyz, /metrics) binds")
     probe_timeout: float = Field(3.0, gt=0, description="seconds each /readyz check may take")
     log_format: Literal["json", "text"] = "text"
+    """'json' (one object per line) or 'text'"""
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    """log level"""
     otel: bool = False
+    """OpenTelemetry tracing (needs the otel extra)"""
 
 
 class PluginSettings(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     load: list[str] = Field(default_factory=list, description="extra plugin modules to load")
     disable: list[str] = Field(default_factory=list, description="plugin names not to load")
     entry_points: bool = True
+    """load plugins from the 'citebot' entry point group"""
     hook_timeout: float = Field(default=10.0, gt=0, description="seconds a before/after hook may take")
     command_timeout: float = Field(default=30.0, gt=0, description="seconds a chat command may take")
