@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from bots.cli import cli, fail, friendly, settings_from
-from citations.render import render_text
+from citations.render import CitationStyle
 from pipeline.events import AnswerDelta, Done, Status
 from pipeline.question import Question
 from pipeline.trace import format_trace
@@ -44,17 +44,30 @@ async def run_question(ctx: click.Context, question: Question, *, live: bool) ->
     return done
 
 
+def citation_style(ctx: click.Context, name: str) -> CitationStyle:
+    from bots.plugins.manager import PluginHost
+
+    styles = PluginHost(settings_from(ctx).plugins).citation_styles()
+    if name not in styles:
+        fail(f"unknown citation style {name!r}; installed: {', '.join(sorted(styles))}", 2)
+    return styles[name]
+
+
 @cli.command("ask")
 @click.argument("question", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--trace", is_flag=True, help="Show every pipeline decision with scores and timings.")
+@click.option("--style", default="text", show_default=True, help="Citation style (text, markdown, html, or a plugin's).")
 @click.pass_context
 @friendly
-def ask_command(ctx: click.Context, question: tuple[str, ...], as_json: bool, trace: bool) -> None:
+def ask_command(
+    ctx: click.Context, question: tuple[str, ...], as_json: bool, trace: bool, style: str
+) -> None:
     """Answer QUESTION from the knowledge base (and the web, when configured)."""
     text = " ".join(question).strip()
     if not text:
         fail("the question is empty; ask something, e.g. citebot ask 'How do I install it?'", 2)
+    renderer = None if as_json else citation_style(ctx, style)
     done = asyncio.run(run_question(ctx, Question(text=text), live=not as_json))
     if as_json:
         payload = answer_json(done)
@@ -65,7 +78,9 @@ def ask_command(ctx: click.Context, question: tuple[str, ...], as_json: bool, tr
             ]
         click.echo(json.dumps(payload, ensure_ascii=False, default=str))
     else:
-        click.echo(render_text(done.answer))
+        assert renderer is not None
+        rendered = renderer.render(done.answer)
+        click.echo(rendered if isinstance(rendered, str) else json.dumps(rendered, ensure_ascii=False))
         if trace:
             click.echo("\nTrace:")
             click.echo(format_trace(done.trace))

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bots.plugins.commands import ChatCommand, CommandContext, CommandOption, CommandReply
 from bots.plugins.hookspecs import hookimpl
+from citations.model import CitedAnswer
+from citations.render import CitationStyle, render_html, render_markdown, render_text
 from connectors.errors import ConnectorError
 
 if TYPE_CHECKING:
@@ -126,4 +129,23 @@ def register_commands() -> list[ChatCommand]:
         ChatCommand(
             "feedback-stats", "Show how people rated the bot's answers.", show_feedback_stats
         ),
+    ]
+
+
+class _Style:
+    def __init__(self, name: str, render: Callable[[CitedAnswer], object]) -> None:
+        self.name = name
+        self._render = render
+
+    def render(self, answer: CitedAnswer) -> object:
+        return self._render(answer)
+
+
+@hookimpl
+def register_citation_styles() -> list[CitationStyle]:
+    """The console styles; plugins add their own the same way (``citebot ask --style NAME``)."""
+    return [
+        _Style("text", render_text),
+        _Style("markdown", render_markdown),
+        _Style("html", render_html),
     ]

@@ -139,3 +139,58 @@ def test_config_masks_secrets(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert data["slack"]["bot_token"] == "**********"
     assert data["web"]["tavily_api_key"] == "**********"
+
+
+def test_citation_styles_come_from_plugins(kb: dict[str, str]) -> None:
+    question = "How much disk space does Acme need?"
+    markdown = CliRunner().invoke(cli, ["ask", "--style", "markdown", question], env=kb)
+    assert markdown.exit_code == 0, markdown.output
+    assert "[^1]" in markdown.stdout and "https://docs.example.com/guide/install.md#requirements" in markdown.stdout
+
+    env = {**kb, "CITEBOT_PLUGINS__LOAD": '["tests.plugins.samples.extras"]'}
+    plugin = CliRunner().invoke(cli, ["ask", "--style", "brackets", question], env=env)
+    assert plugin.exit_code == 0, plugin.output
+    assert "2 GB" in plugin.stdout and "Sources" not in plugin.stdout
+
+    unknown = CliRunner().invoke(cli, ["ask", "--style", "nope", question], env=kb)
+    assert unknown.exit_code == 2
+    assert "unknown citation style 'nope'" in unknown.stderr and "markdown" in unknown.stderr
+
+
+async def test_chat_follow_ups_carry_the_thread(
+    kb: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bots.console import repl
+    from bots.settings import load_settings
+    from bots.wiring import build_runtime
+
+    for key, value in kb.items():
+        monkeypatch.setenv(key, value)
+    runtime = build_runtime(load_settings())
+    said: list[str] = []
+    lines = iter(["How do I rotate an API key?", "", "And how long does the old one keep working?", "exit"])
+
+    def read(prompt: str) -> str:
+        said.append(prompt)
+        return next(lines)
+
+    seen: list[object] = []
+    original = runtime.ask
+
+    async def spy(question, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(question)
+        async for event in original(question, **kwargs):
+            yield event
+
+    runtime.ask = spy  # type: ignore[method-assign]
+    await repl(runtime, read=read)
+    first, second = seen  # the blank line asked nothing
+    assert first.trigger.value == "mention" and first.history == ()  # type: ignore[attr-defined]
+    assert second.trigger.value == "thread_followup"  # type: ignore[attr-defined]
+    assert [t.role for t in second.history] == ["user", "assistant"]  # type: ignore[attr-defined]
+    assert second.history[0].text == "How do I rotate an API key?"  # type: ignore[attr-defined]
+    assert "press Rotate" in second.history[1].text  # type: ignore[attr-defined]
+    assert said == ["you> "] * 4
+    out = capsys.readouterr().out
+    assert out.count("Sources") == 2, "both answers were printed with their sources"
+    assert "24 hours" in out
