@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 
 from bots.runtime import Runtime
+from citations.model import CitedAnswer
 from citations.render import render_text
 from pipeline.events import AnswerDelta, Done, Status
 from pipeline.question import Place, Question, Trigger, Turn
@@ -34,28 +35,34 @@ class Conversation:
             history=tuple(self.history),
         )
         done: Done | None = None
-        streamed = False
+        streamed = ""
         async for event in self.runtime.ask(self.runtime.prepare(question)):
             if isinstance(event, Status):
-                out(f"\r… {event.text}\n")
+                out(f"… {event.text}\n")
             elif isinstance(event, AnswerDelta):
-                streamed = True
+                streamed += event.text
                 out(event.text)
             elif isinstance(event, Done):
                 done = event
-        assert done is not None
-        if streamed:
-            out("\n")
-        out(render_text(done.answer) + "\n" if not streamed else _sources(done) + "\n")
+        assert done is not None, "Runtime.ask always ends with Done"
+        out(_after_stream(streamed, done) + "\n")
         self.history.append(Turn("user", text))
         self.history.append(Turn("assistant", done.answer.text))
         return done
 
 
-def _sources(done: Done) -> str:
-    rendered = render_text(done.answer)
-    body = done.answer.text
-    return rendered[len(body):].lstrip("\n") if rendered.startswith(body) else rendered
+def _after_stream(streamed: str, done: Done) -> str:
+    """What to print once the answer is final: its sources, or the whole revised answer.
+
+    The pipeline may replace a streamed draft (a failed self-check regenerates),
+    and a terminal cannot take back what it printed.
+    """
+    if not streamed:
+        return render_text(done.answer)
+    if streamed.strip() != done.answer.text.strip():
+        return "\n\n(revised answer)\n" + render_text(done.answer)
+    sources = render_text(CitedAnswer(segments=(), references=done.answer.references))
+    return "\n\n" + sources.strip() if sources.strip() else ""
 
 
 async def repl(runtime: Runtime, read: Callable[[str], str] = input) -> None:
