@@ -37,7 +37,7 @@ class Conversation:
         done: Done | None = None
         streamed = ""
         async for event in self.runtime.ask(self.runtime.prepare(question)):
-            if isinstance(event, Status):
+            if isinstance(event, Status) and not streamed:
                 out(f"… {event.text}\n")
             elif isinstance(event, AnswerDelta):
                 streamed += event.text
