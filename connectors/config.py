@@ -6,7 +6,8 @@ without reading the environment themselves.
 
 from __future__ import annotations
 
-from typing import Literal
+from pathlib import Path
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
@@ -145,3 +146,16 @@ class IngestSettings(BaseModel):
     readers: dict[str, ReaderSettings] = Field(
         default_factory=dict, description="named LlamaHub readers: `citebot ingest reader:NAME`"
     )
+
+
+class StoreConfig(Protocol):
+    """What building a store needs from the root settings (``bots.settings.Settings`` fits)."""
+
+    @property
+    def data_dir(self) -> Path: ...
+
+    @property
+    def store(self) -> StoreSettings: ...
+
+    @property
+    def embeddings(self) -> EmbeddingSettings: ...

@@ -9,12 +9,12 @@ from connectors.errors import StoreError
 from connectors.store import DataDir, KnowledgeStore
 
 if TYPE_CHECKING:
-    from bots.settings import Settings
+    from connectors.config import StoreConfig
 
 __all__ = ["open_store"]
 
 
-def open_store(settings: Settings) -> KnowledgeStore:
+def open_store(settings: StoreConfig) -> KnowledgeStore:
     """The store ``settings.store.kind`` names, checked against the data dir's format."""
     embedding = build_embedding(settings.embeddings)
     kind = settings.store.kind

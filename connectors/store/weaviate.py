@@ -44,8 +44,7 @@ if TYPE_CHECKING:
     import weaviate
     from llama_index.core.base.embeddings.base import BaseEmbedding
 
-    from bots.settings import Settings
-    from connectors.config import StoreSettings
+    from connectors.config import StoreConfig, StoreSettings
 
 __all__ = [
     "PREFIX",
@@ -533,6 +532,6 @@ def connect(settings: StoreSettings) -> weaviate.WeaviateClient:
     return client
 
 
-def open_weaviate(settings: Settings, embedding: BaseEmbedding) -> WeaviateKnowledgeStore:
+def open_weaviate(settings: StoreConfig, embedding: BaseEmbedding) -> WeaviateKnowledgeStore:
     """The Weaviate store ``settings.store`` points at (``CITEBOT_STORE__KIND=weaviate``)."""
     return WeaviateKnowledgeStore(connect(settings.store), settings.store, embedding)
