@@ -8,13 +8,19 @@ extra (``anthropic``) is a one-line error rather than an import failure at start
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from connectors.config import LLMSettings
 from connectors.errors import ConnectorError
 
 if TYPE_CHECKING:
     from llama_index.core.llms import LLM
+
+
+def _stream_usage() -> dict[str, Any]:
+    # OpenAI-style streams report token usage only when asked; LlamaIndex sends this on
+    # streamed calls only, since the API rejects it on the others
+    return {"stream_options": {"include_usage": True}}
 
 
 def _secret(settings: LLMSettings) -> str | None:
@@ -52,6 +58,7 @@ def _openai(settings: LLMSettings) -> LLM:
         max_retries=settings.max_retries,
         temperature=settings.temperature,
         max_tokens=settings.max_tokens,
+        additional_kwargs=_stream_usage(),
     )
 
 
@@ -76,6 +83,7 @@ def _openai_compatible(settings: LLMSettings) -> LLM:
         is_chat_model=True,
         is_function_calling_model=False,
         should_use_structured_outputs=settings.structured_outputs,
+        additional_kwargs=_stream_usage(),
     )
 
 

@@ -115,6 +115,8 @@ class Pipeline:
     async def _fallback(self, question: Question, run: RunState, exc: BaseException) -> Done:
         """What the knowledge base alone supports, after the workflow itself failed."""
         cause = f"{type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
+        # the tokens spent before the failure still count
+        run.trace("fallback", "the workflow failed; knowledge base only", **run.usage.data())
         trace = (*run.tracer.freeze(),)
         try:
             hits = await self.retriever.retrieve(

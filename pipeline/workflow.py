@@ -44,6 +44,7 @@ from pipeline.question import Question
 from pipeline.quotes import check_quotes
 from pipeline.text import strips
 from pipeline.trace import Clock, Tracer
+from pipeline.usage import TokenUsage, collecting
 
 log = logging.getLogger("citebot.pipeline")
 
@@ -72,6 +73,7 @@ class RunState:
     llm_down: str | None = None
     streamed: bool = False
     verdict: Verdict | None = None
+    usage: TokenUsage = field(default_factory=TokenUsage)
 
     def note(self, text: str) -> None:
         if text not in self.notes:
@@ -208,8 +210,9 @@ class CitebotWorkflow(Workflow):
         Malformed replies propagate as they are; they say nothing about the LLM's health.
         """
         try:
-            async with asyncio.timeout(seconds):
-                return await call
+            with collecting(run.usage):
+                async with asyncio.timeout(seconds):
+                    return await call
         except (OutputParserException, ValidationError, ValueError):
             raise
         except TimeoutError as exc:
@@ -334,8 +337,9 @@ class CitebotWorkflow(Workflow):
         if isinstance(grader, LLMGrader) and run.llm_down is not None:
             grader = self.embedding_grader
         try:
-            async with asyncio.timeout(self.settings.grade_timeout):
-                grades = await grader.grade(question, texts)
+            with collecting(run.usage):
+                async with asyncio.timeout(self.settings.grade_timeout):
+                    grades = await grader.grade(question, texts)
             if len(grades) != len(texts):
                 raise ValueError(
                     f"grader {grader.name!r} returned {len(grades)} grades for {len(texts)} texts"
@@ -384,6 +388,7 @@ class CitebotWorkflow(Workflow):
             ms=clock.ms,
             grades=[round(g, 4) for g in grades],
             grader=grader.name,
+            graded=len(texts),
             **note,
         )
         return GradedEvent(query=ev.query, hits=ev.hits, grades=list(grades), run=run)
@@ -525,14 +530,15 @@ class CitebotWorkflow(Workflow):
             raw: list[str] = []
             messages = prompts.answer_messages(run.standalone, sources, stricter=ev.stricter)
             try:
-                async with asyncio.timeout(self.settings.generate_timeout):
-                    tokens = await llm.astream_chat(messages)
-                    async for chunk in tokens:
-                        delta = chunk.delta or ""
-                        raw.append(delta)
-                        shown = stream.feed(delta)
-                        if shown and live:
-                            ctx.write_event_to_stream(DeltaEvent(text=shown))
+                with collecting(run.usage):
+                    async with asyncio.timeout(self.settings.generate_timeout):
+                        tokens = await llm.astream_chat(messages)
+                        async for chunk in tokens:
+                            delta = chunk.delta or ""
+                            raw.append(delta)
+                            shown = stream.feed(delta)
+                            if shown and live:
+                                ctx.write_event_to_stream(DeltaEvent(text=shown))
                 tail = stream.close()
                 if tail and live:
                     ctx.write_event_to_stream(DeltaEvent(text=tail))
@@ -752,6 +758,7 @@ class CitebotWorkflow(Workflow):
             verdict=run.verdict or "",
             references=[r.url for r in answer.references],
             retries=run.retries,
+            **run.usage.data(),
         )
         done = Done(
             answer=answer, route=route, trace=run.tracer.freeze(), question=run.question.text

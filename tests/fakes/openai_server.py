@@ -2,7 +2,8 @@
 
 It answers ``POST /v1/chat/completions`` plain or as an SSE stream, and replies
 with a tool call when the request forces one (function-calling structured
-output). Replies are scripted::
+output). Streams end with a usage chunk when the request asks for one
+(``stream_options.include_usage``), as the real API does. Replies are scripted::
 
     with FakeOpenAI() as llm:
         llm.when("Task: grade relevance", '{"score": 0.9}')      # by prompt content
@@ -59,6 +60,7 @@ class Request:
     body: dict[str, Any]
     headers: dict[str, str]
     prompt: str = field(init=False)
+    usage: dict[str, int] | None = None  # what the server reported for this request
 
     def __post_init__(self) -> None:
         self.prompt = prompt_of(self.body)
@@ -76,10 +78,16 @@ def prompt_of(body: dict[str, Any]) -> str:
 
 class FakeOpenAI(ThreadedServer):
     def __init__(
-        self, *, api_key: str | None = None, chunk_chars: int = 4, model: str = "fake-model"
+        self,
+        *,
+        api_key: str | None = None,
+        chunk_chars: int = 4,
+        model: str = "fake-model",
+        report_usage: bool = True,
     ) -> None:
         super().__init__()
         self.api_key = api_key
+        self.report_usage = report_usage  # False: like local servers that never count tokens
         self.chunk_chars = chunk_chars
         self.model = model
         self.requests: list[Request] = []
@@ -164,7 +172,7 @@ class FakeOpenAI(ThreadedServer):
             return _error(reply.status, reply.message, "server_error")
         tool = _forced_tool(body)
         if body.get("stream"):
-            return await self._stream(request, body, reply, tool)
+            return await self._stream(request, record, reply, tool)
         message: dict[str, Any] = {"role": "assistant", "content": reply}
         finish = "stop"
         if tool is not None:
@@ -174,40 +182,61 @@ class FakeOpenAI(ThreadedServer):
                 "tool_calls": [_tool_call(tool, reply)],
             }
             finish = "tool_calls"
-        return web.json_response(
-            {
-                "id": f"chatcmpl-{len(self.requests)}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": body.get("model", self.model),
-                "choices": [
-                    {"index": 0, "message": message, "finish_reason": finish, "logprobs": None}
-                ],
-                "usage": _usage(record.prompt, reply),
-            }
-        )
+        completion: dict[str, Any] = {
+            "id": f"chatcmpl-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", self.model),
+            "choices": [
+                {"index": 0, "message": message, "finish_reason": finish, "logprobs": None}
+            ],
+        }
+        usage = self._usage(record, reply)
+        if usage is not None:
+            completion["usage"] = usage
+        return web.json_response(completion)
+
+    def _usage(self, record: Request, reply: str) -> dict[str, int] | None:
+        if not self.report_usage:
+            return None
+        p, c = len(record.prompt.split()), len(reply.split())
+        record.usage = {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
+        return record.usage
 
     async def _stream(
-        self, request: web.Request, body: dict[str, Any], reply: str, tool: str | None
+        self, request: web.Request, record: Request, reply: str, tool: str | None
     ) -> web.StreamResponse:
+        body = record.body
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
         )
         await response.prepare(request)
         ident = f"chatcmpl-{len(self.requests)}"
         model = body.get("model", self.model)
+        options = body.get("stream_options")
+        with_usage = (
+            self.report_usage
+            and isinstance(options, dict)
+            and options.get("include_usage") is True
+        )
 
-        async def send(delta: dict[str, Any], finish: str | None = None) -> None:
-            chunk = {
+        async def write(choices: list[dict[str, Any]], usage: dict[str, int] | None) -> None:
+            chunk: dict[str, Any] = {
                 "id": ident,
                 "object": "chat.completion.chunk",
                 "created": int(time.time()),
                 "model": model,
-                "choices": [
-                    {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}
-                ],
+                "choices": choices,
             }
+            if with_usage:
+                # as the real API: null on every chunk, the totals on an extra last one
+                chunk["usage"] = usage
             await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
+
+        async def send(delta: dict[str, Any], finish: str | None = None) -> None:
+            await write(
+                [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}], None
+            )
 
         await send({"role": "assistant", "content": ""})
         if tool is not None:
@@ -220,6 +249,8 @@ class FakeOpenAI(ThreadedServer):
             for i in range(0, len(reply), step):
                 await send({"content": reply[i : i + step]})
             await send({}, "stop")
+        if with_usage:
+            await write([], self._usage(record, reply))
         await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
         return response
@@ -237,11 +268,6 @@ def _forced_tool(body: dict[str, Any]) -> str | None:
 
 def _tool_call(name: str, arguments: str) -> dict[str, Any]:
     return {"id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}
-
-
-def _usage(prompt: str, reply: str) -> dict[str, int]:
-    p, c = len(prompt.split()), len(reply.split())
-    return {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
 
 
 def _error(status: int, message: str, code: str) -> web.Response:
