@@ -124,3 +124,27 @@ async def test_reopened_store_finds_text_by_full_text_search(
     assert reopened.count() == 4
     hits = await reopened.retrieve("zqxjv", top_k=1, scope=None)
     assert hits[0].source.url.endswith("c.md#c")
+
+
+async def test_large_tables_get_a_vector_index_that_later_writes_join(
+    lance_store: LanceKnowledgeStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import connectors.store.lancedb as lancedb_store
+
+    monkeypatch.setattr(lancedb_store, "VECTOR_INDEX_MIN_ROWS", 200)
+    topics = ["billing", "network", "storage", "security", "deploys", "alerts", "backups"]
+    lance_store.add(
+        [
+            _chunk(f"Note {i} about {topics[i % 7]} number {i}.", "c", f"d{i}.md", "s", i)
+            for i in range(256)
+        ]
+    )
+    lance_store.optimize()
+    table = lance_store.vector_store.table  # type: ignore[union-attr]
+    assert {"IvfFlat", "FTS", "BTree"} <= {str(i.index_type) for i in table.list_indices()}
+    lance_store.add([_chunk("Zebra crossings are painted white.", "c", "z.md", "zebra")])
+    lance_store.optimize()  # folds the new row into every index
+    hits = await lance_store.retrieve("zebra crossing paint", top_k=3, scope=["c"])
+    assert hits[0].source.url.endswith("z.md#zebra")
+    lance_store.delete(["z.md"], "c")
+    assert lance_store.count() == 256
