@@ -9,11 +9,11 @@ in a ``Done`` whose ``error`` says what went wrong in one line.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bots.ops import metrics
+from bots.ops import metrics, tracing
 from bots.ops.logging import bind_request_id
 from bots.ops.queue import ThreadQueue
 from bots.plugins.refusal import Refusal
@@ -102,12 +102,20 @@ class Runtime:
         """Attach the place's knowledge scope; adapters call this, never set scope themselves."""
         return replace(question, scope=self.scope_for(question.place, dm=question.trigger is Trigger.DM))
 
-    async def ask(self, question: Question, *, screened: bool = False) -> AsyncIterator[Progress]:
+    def ask(self, question: Question, *, screened: bool = False) -> AsyncIterator[Progress]:
         """Rate limits, one answer at a time per thread, metrics, then :meth:`_ask`.
 
         ``screened`` says the caller already ran :meth:`screen` on this question
-        (and must not run the plugin rules twice).
+        (and must not run the plugin rules twice). With ``ops.otel`` on, each
+        question is an OpenTelemetry span (see :mod:`bots.ops.tracing`).
         """
+        return tracing.traced(
+            self.settings.ops, question, self._answer(question, screened=screened)
+        )
+
+    async def _answer(
+        self, question: Question, *, screened: bool
+    ) -> AsyncGenerator[Progress, None]:
         # the request id tags every log line of this question, in every task it starts
         with bind_request_id(question.id):
             refused = await self._limited(question)

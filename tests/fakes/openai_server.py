@@ -215,9 +215,7 @@ class FakeOpenAI(ThreadedServer):
         model = body.get("model", self.model)
         options = body.get("stream_options")
         with_usage = (
-            self.report_usage
-            and isinstance(options, dict)
-            and options.get("include_usage") is True
+            self.report_usage and isinstance(options, dict) and options.get("include_usage") is True
         )
 
         async def write(choices: list[dict[str, Any]], usage: dict[str, int] | None) -> None:

@@ -88,8 +88,10 @@ async def test_a_run_reports_the_tokens_the_server_counted_and_the_counters_move
     assert final["prompt_tokens"] == reported(requests, "prompt_tokens") > 0
     assert final["completion_tokens"] == reported(requests, "completion_tokens") > 0
     graded = decision(done, "grade").data["graded"]
-    assert graded == len(fake_openai.calls("Task: grade relevance")) == len(
-        decision(done, "retrieve").data["scores"]
+    assert (
+        graded
+        == len(fake_openai.calls("Task: grade relevance"))
+        == len(decision(done, "retrieve").data["scores"])
     )
 
     after = counters()
@@ -133,7 +135,10 @@ async def test_a_server_that_counts_nothing_reports_no_tokens(
 
 def test_usage_shapes_of_other_providers() -> None:
     # Anthropic-style: input/output tokens on an object under a dict's "usage"
-    anthropic = {"type": "message_delta", "usage": SimpleNamespace(input_tokens=12, output_tokens=3)}
+    anthropic = {
+        "type": "message_delta",
+        "usage": SimpleNamespace(input_tokens=12, output_tokens=3),
+    }
     assert usage_of(anthropic) == (12, 3)
     assert usage_of(SimpleNamespace(usage=None)) == (None, None)
     assert usage_of({"usage": {"completion_tokens": 4}}) == (None, 4)
