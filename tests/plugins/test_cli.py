@@ -17,8 +17,9 @@ def test_lists_installed_plugins_and_their_hooks() -> None:
     assert result.exit_code == 0, result.output
     blocks = result.output.strip().split("\n\n")
     assert blocks[0].splitlines()[1:] == [
-        "  hooks: register_commands",
+        "  hooks: register_citation_styles, register_commands",
         "  commands: help, sources, feedback-stats",
+        "  citation styles: text, markdown, html",
     ]
     assert blocks[1].splitlines() == [
         "example  [loaded]  citebot_example_plugin (entry point, citebot-example-plugin 0.1.0)",
