@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from citations.model import CitedAnswer
+from citations.model import CitedAnswer, Segment
 from citations.urls import canonical_url
 
 # An ordinary Markdown link (not an image): [label](url) or [label](<url>).
@@ -128,6 +128,22 @@ def links(
     return pieces
 
 
+def marker_url(answer: CitedAnswer, segment: Segment, number: int) -> str:
+    """Where marker ``[number]`` after ``segment`` links: the exact quoted words when a
+    quote in that segment was verified against reference ``number``, else the reference."""
+    for check in answer.quotes:
+        if (
+            check.verified
+            and check.deep_link
+            and check.reference == number
+            and check.quote
+            and check.quote in segment.text
+        ):
+            return check.deep_link
+    ref = answer.reference(number)
+    return ref.url if ref else ""
+
+
 def segment_pieces(
     answer: CitedAnswer,
     *,
@@ -158,8 +174,7 @@ def segment_pieces(
         if pos < len(seg.text):
             pieces.extend(links(seg.text[pos:], answer, allowed, link, prose, alt_link))
         for number in seg.citations:
-            ref = answer.reference(number)
-            url = ref.url if ref else ""
+            url = marker_url(answer, seg, number)
             alt = alt_marker(number, url) if alt_marker is not None else None
             pieces.append(Piece(marker(number, url), atom=True, alt=alt))
     return pieces

@@ -1,0 +1,40 @@
+"""Verified quotes deep-link from their marker; the Sources list keeps the reference URL."""
+
+from __future__ import annotations
+
+from citations import CitedAnswer, Source, resolve, verify_quotes
+from citations.render import render_discord, render_slack, render_text
+
+PAGE = "https://example.org/guide#keys"
+TEXT = "Old keys keep working for 24 hours after a rotation. Then they are revoked for good."
+
+
+def _answer() -> CitedAnswer:
+    source = Source(id=1, url=PAGE, title="Guide › Keys", text=TEXT)
+    answer = resolve('The guide says "Old keys keep working for 24 hours" [1].', [source])
+    return verify_quotes(answer)
+
+
+def test_a_verified_quote_links_its_marker_to_the_text_fragment() -> None:
+    answer = _answer()
+    (check,) = answer.quotes
+    assert check.verified and check.deep_link
+    assert check.deep_link.startswith(PAGE + ":~:text=")
+
+    slack = render_slack(answer)[0]
+    body = str(slack.blocks[0])
+    assert f"<{check.deep_link}|[1]>" in body
+    sources = str(slack.blocks[-1]) + str(slack.blocks[-2])
+    assert f"<{PAGE}|" in sources, "the Sources list keeps the reference URL"
+
+    discord = render_discord(answer)[0]
+    assert f"[[1]](<{check.deep_link}>)" in discord.content
+
+
+def test_an_unverified_quote_links_to_the_reference() -> None:
+    source = Source(id=1, url=PAGE, title="Guide › Keys", text=TEXT)
+    answer = verify_quotes(resolve('It says "old keys work for 48 hours" [1].', [source]))
+    assert not answer.quotes[0].verified
+    discord = render_discord(answer)[0]
+    assert f"[[1]](<{PAGE}>)" in discord.content
+    assert ":~:text=" not in render_text(answer)
