@@ -595,7 +595,7 @@ class CitebotWorkflow(Workflow):
         run = ev.run
         self._status(ctx, "Checking the answer…", "check")
         clock = Clock()
-        answer = check_quotes(ev.answer, self.settings)
+        answer = check_quotes(ev.answer, self.settings, sentences=ev.extractive)
         bad_quotes = [q.quote for q in answer.quotes if not q.verified]
         data: dict[str, Any] = {
             "quotes": len(answer.quotes),
