@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
+from citations.sentences import Boundaries, pack
 from connectors.documents import Document, Section
 
 __all__ = ["Chunk", "chunk_document", "document_ref", "section_title", "section_url"]
@@ -19,7 +19,10 @@ TITLE_SEPARATOR = " › "
 
 # A sentence ends at . ! ? (maybe closed by a quote or bracket) before whitespace,
 # or at a blank line (paragraphs, list blocks and headings without a full stop).
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n")
+# Simpler than citations' PROSE on purpose: chunk offsets are stored, and the
+# ingest fingerprint would not notice a change of rules, so old and new chunks
+# would mix in one store.
+_BOUNDARIES = Boundaries(re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,51 +116,7 @@ def chunk_document(
     return chunks
 
 
-def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
-    """``(start, end)`` of each sentence, whitespace trimmed."""
-    pos = 0
-    for match in _BOUNDARY.finditer(text):
-        yield from _trimmed(text, pos, match.start())
-        pos = match.end()
-    yield from _trimmed(text, pos, len(text))
-
-
-def _trimmed(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if start < end:
-        yield start, end
-
-
-def _hard_split(text: str, start: int, end: int, max_chars: int) -> Iterator[tuple[int, int]]:
-    """A sentence longer than the budget, cut at the last space that fits."""
-    while end - start > max_chars:
-        cut = text.rfind(" ", start + 1, start + max_chars)
-        if cut <= start:
-            cut = start + max_chars
-        yield from _trimmed(text, start, cut)
-        start = cut
-    yield from _trimmed(text, start, end)
-
-
 def split_spans(text: str, max_chars: int, overlap_sentences: int = 0) -> list[tuple[int, int]]:
     """Pack whole sentences into spans of at most ``max_chars`` (a single long sentence is cut)."""
-    sentences: list[tuple[int, int]] = []
-    for start, end in sentence_spans(text):
-        sentences.extend(_hard_split(text, start, end, max_chars))
-    spans: list[tuple[int, int]] = []
-    first = 0
-    while first < len(sentences):
-        last = first
-        while (
-            last + 1 < len(sentences) and sentences[last + 1][1] - sentences[first][0] <= max_chars
-        ):
-            last += 1
-        spans.append((sentences[first][0], sentences[last][1]))
-        if last + 1 >= len(sentences):
-            break
-        # Overlap repeats trailing sentences but must always move forward.
-        first = max(first + 1, last + 1 - overlap_sentences)
-    return spans
+    runs = pack(text, max_chars, cut=True, overlap=overlap_sentences, boundaries=_BOUNDARIES)
+    return [(run.start, run.end) for run in runs]

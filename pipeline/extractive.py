@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citations.model import Source
+from citations.sentences import sentences
 from pipeline.graders import EmbeddingGrader
-from pipeline.text import is_prose, sentences
+from pipeline.text import is_prose
 
 NOT_FOUND = "I couldn't find this in the knowledge base."
 NOT_FOUND_ANYWHERE = "I couldn't find this in the knowledge base or on the web."

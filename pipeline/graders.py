@@ -21,8 +21,8 @@ from llama_index.core.output_parsers.base import OutputParserException
 from llama_index.core.prompts import PromptTemplate
 from pydantic import BaseModel, Field, ValidationError
 
+from citations.sentences import sentences
 from pipeline.ports import Embedder, Grader
-from pipeline.text import sentences
 
 log = logging.getLogger("citebot.pipeline.graders")
 

@@ -6,12 +6,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citations.model import Locator, Source
+from citations.sentences import sentences
 from citations.stream import resolve
 from pipeline.events import Decision
 from pipeline.extractive import extract
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
-from pipeline.text import sentences, strips
+from pipeline.text import strips
 from pipeline.trace import format_trace
 
 TEXT = (
