@@ -11,7 +11,7 @@ from typing import Any
 
 from citations.model import Locator, Origin, Source
 from connectors.config import WebSettings
-from connectors.errors import ServiceError
+from connectors.errors import ServiceError, one_line
 
 log = logging.getLogger("citebot.web")
 
@@ -56,7 +56,7 @@ class TavilySearch:
                 f"web search failed: Tavily did not answer within {settings.timeout:g} s"
             ) from exc
         except Exception as exc:  # tavily raises httpx and its own error types alike
-            raise ServiceError(f"web search failed: {_one_line(exc)}") from exc
+            raise ServiceError(f"web search failed: {one_line(exc)}") from exc
         return sources_from(reply)
 
 
@@ -91,8 +91,3 @@ def build_web_search(settings: WebSettings) -> tuple[TavilySearch | None, str | 
     if settings.tavily_api_key is None or not settings.tavily_api_key.get_secret_value():
         return None, "web search is off: no Tavily API key (CITEBOT_WEB__TAVILY_API_KEY)"
     return TavilySearch(settings), None
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= 200 else text[:199] + "…"

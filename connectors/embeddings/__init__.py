@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from connectors.errors import ConnectorError
+from connectors.errors import ConnectorError, one_line
 
 from .minilm import DIMENSION, MODEL_NAME, MiniLMEmbedding
 
@@ -53,8 +53,9 @@ def build_embedding(settings: EmbeddingSettings) -> BaseEmbedding:
     try:
         return cls(**options)
     except Exception as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ConnectorError(f"embedding provider {provider!r}: bad options ({first})") from None
+        raise ConnectorError(
+            f"embedding provider {provider!r}: bad options ({one_line(exc)})"
+        ) from None
 
 
 def embedding_id(embedding: BaseEmbedding) -> str:

@@ -35,7 +35,7 @@ from llama_index.core.vector_stores.types import (
 from citations.model import Locator, Origin, Source
 from connectors.chunking import Chunk, document_ref
 from connectors.embeddings import embedding_id
-from connectors.errors import StoreError
+from connectors.errors import StoreError, one_line
 from pipeline.ports import Hit
 
 __all__ = ["KnowledgeStore", "chunk_node", "hit_from_node", "scope_filters"]
@@ -166,7 +166,7 @@ class KnowledgeStore:
         except StoreError:
             raise
         except Exception as exc:
-            raise StoreError(f"cannot write to the {self.kind} store: {_one_line(exc)}") from exc
+            raise StoreError(f"cannot write to the {self.kind} store: {one_line(exc)}") from exc
         return len(nodes)
 
     def delete(self, document_keys: Iterable[str], collection: str) -> None:
@@ -179,7 +179,7 @@ class KnowledgeStore:
                 store.delete(document_ref(collection, key))
             except Exception as exc:
                 raise StoreError(
-                    f"cannot delete from the {self.kind} store: {_one_line(exc)}"
+                    f"cannot delete from the {self.kind} store: {one_line(exc)}"
                 ) from exc
 
     def optimize(self) -> None:
@@ -233,7 +233,7 @@ class KnowledgeStore:
             raise
         except Exception as exc:
             raise StoreError(
-                f"the {self.kind} store failed to answer a query: {_one_line(exc)}"
+                f"the {self.kind} store failed to answer a query: {one_line(exc)}"
             ) from exc
         return self._hits(result, vector)
 
@@ -252,8 +252,3 @@ class KnowledgeStore:
             )
             hits.append(hit_from_node(node, min(1.0, max(0.0, float(raw)))))
         return hits
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__

@@ -24,9 +24,9 @@ from llama_index.core.vector_stores.types import (
     VectorStoreQueryResult,
 )
 
-from connectors.errors import StoreError
+from connectors.errors import StoreError, one_line
 
-from .base import KnowledgeStore, _one_line
+from .base import KnowledgeStore
 
 if TYPE_CHECKING:
     from llama_index.core.base.embeddings.base import BaseEmbedding
@@ -170,7 +170,7 @@ class LanceKnowledgeStore(KnowledgeStore):
             )
         except Exception as exc:
             raise StoreError(
-                f"cannot open the LanceDB store at {self.path}: {_one_line(exc)}"
+                f"cannot open the LanceDB store at {self.path}: {one_line(exc)}"
             ) from exc
 
     def writable_vector_store(self) -> LanceDBVectorStore:
@@ -185,7 +185,7 @@ class LanceKnowledgeStore(KnowledgeStore):
             try:
                 store.ensure_indexes()  # type: ignore[attr-defined]
             except Exception as exc:
-                raise StoreError(f"cannot index the LanceDB store: {_one_line(exc)}") from exc
+                raise StoreError(f"cannot index the LanceDB store: {one_line(exc)}") from exc
 
     def count(self) -> int:
         store = self._vector_store

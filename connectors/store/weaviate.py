@@ -36,9 +36,9 @@ from llama_index.core.vector_stores.types import (
 )
 
 from connectors.chunking import document_ref
-from connectors.errors import StoreError
+from connectors.errors import StoreError, one_line
 
-from .base import KnowledgeStore, _one_line
+from .base import KnowledgeStore
 
 if TYPE_CHECKING:
     import weaviate
@@ -389,7 +389,7 @@ class WeaviateKnowledgeStore(KnowledgeStore):
         except StoreError:
             raise
         except Exception as exc:
-            raise StoreError(f"cannot list Weaviate collections: {_one_line(exc)}") from exc
+            raise StoreError(f"cannot list Weaviate collections: {one_line(exc)}") from exc
 
     def _from_collection(self, name: str) -> str:
         # the true name sits on every object; the class name is only a lossy spelling of it
@@ -416,7 +416,7 @@ class WeaviateKnowledgeStore(KnowledgeStore):
             raise
         except Exception as exc:
             raise StoreError(
-                f"cannot open Weaviate collection for {collection!r}: {_one_line(exc)}"
+                f"cannot open Weaviate collection for {collection!r}: {one_line(exc)}"
             ) from exc
         if found is not None:
             self._targets[collection] = found
@@ -472,7 +472,7 @@ class WeaviateKnowledgeStore(KnowledgeStore):
             try:
                 target.delete(document_ref(collection, key))
             except Exception as exc:
-                raise StoreError(f"cannot delete from Weaviate: {_one_line(exc)}") from exc
+                raise StoreError(f"cannot delete from Weaviate: {one_line(exc)}") from exc
 
     def drop(self, collection: str) -> None:
         """Remove a whole collection (its Weaviate collection, or its tenant)."""
@@ -527,7 +527,7 @@ def connect(settings: StoreSettings) -> weaviate.WeaviateClient:
         client.connect()
     except Exception as exc:
         raise StoreError(
-            f"cannot reach Weaviate at {settings.weaviate_url}: {_one_line(exc)}"
+            f"cannot reach Weaviate at {settings.weaviate_url}: {one_line(exc)}"
         ) from None
     return client
 
