@@ -7,7 +7,7 @@ A surface has one primary message, which ``show`` creates or edits, and
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 import discord
@@ -131,20 +131,13 @@ class InteractionSurface:
         embeds: Sequence[discord.Embed] = (),
         view: discord.ui.View | None = None,
     ) -> None:
-        if self.moved is None and not self._fresh():
-            await self._move(token_valid=not self.interaction.is_expired())
-        if self.moved is None:
-            try:
-                await self.interaction.edit_original_response(
-                    content=content, allowed_mentions=NO_PINGS, **_extras(embeds, view)
-                )
-                return
-            except discord.HTTPException as exc:
-                if exc.status != 401 and exc.code not in _TOKEN_GONE:
-                    raise
-                await self._move(token_valid=False)
-        assert self.moved is not None
-        await self.moved.show(content, embeds=embeds, view=view)
+        moved = await self._send(
+            lambda: self.interaction.edit_original_response(
+                content=content, allowed_mentions=NO_PINGS, **_extras(embeds, view)
+            )
+        )
+        if moved is not None:
+            await moved.show(content, embeds=embeds, view=view)
 
     async def more(
         self,
@@ -153,24 +146,32 @@ class InteractionSurface:
         embeds: Sequence[discord.Embed] = (),
         view: discord.ui.View | None = None,
     ) -> None:
+        moved = await self._send(
+            lambda: self.interaction.followup.send(
+                content,
+                ephemeral=self.ephemeral,
+                allowed_mentions=NO_PINGS,
+                suppress_embeds=not embeds,
+                **_extras(embeds, view),
+            )
+        )
+        if moved is not None:
+            await moved.more(content, embeds=embeds, view=view)
+
+    async def _send(self, send: Callable[[], Awaitable[object]]) -> ChannelSurface | None:
+        """``send`` through the interaction while its token lasts; otherwise the
+        channel surface the answer moved to, for the caller to send there."""
         if self.moved is None and not self._fresh():
             await self._move(token_valid=not self.interaction.is_expired())
         if self.moved is None:
             try:
-                await self.interaction.followup.send(
-                    content,
-                    ephemeral=self.ephemeral,
-                    allowed_mentions=NO_PINGS,
-                    suppress_embeds=not embeds,
-                    **_extras(embeds, view),
-                )
-                return
+                await send()
+                return None
             except discord.HTTPException as exc:
                 if exc.status != 401 and exc.code not in _TOKEN_GONE:
                     raise
                 await self._move(token_valid=False)
-        assert self.moved is not None
-        await self.moved.more(content, embeds=embeds, view=view)
+        return self.moved
 
     async def _move(self, *, token_valid: bool) -> None:
         channel = await self._destination()
