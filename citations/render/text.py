@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from citations.model import CitedAnswer
 from citations.render.pieces import segment_pieces
@@ -13,19 +13,29 @@ def _same(text: str) -> str:
     return text
 
 
+def _body(
+    answer: CitedAnswer,
+    allowed: Collection[str],
+    *,
+    link: Callable[[str, str], str],
+    marker: Callable[[int, str], str],
+    prose: Callable[[str], str] = _same,
+    code: Callable[[str], str] = _same,
+) -> str:
+    pieces = segment_pieces(
+        answer, allowed=allowed, prose=prose, code=code, link=link, marker=marker
+    )
+    return "".join(p.text for p in pieces).strip()
+
+
 def render_text(answer: CitedAnswer, *, allowed_links: Collection[str] = ()) -> str:
     """The answer with ``[n]`` markers, then a numbered ``Sources`` list."""
-    body = "".join(
-        p.text
-        for p in segment_pieces(
-            answer,
-            allowed=allowed_links,
-            prose=_same,
-            code=_same,
-            link=lambda label, url: f"{label} ({url})",
-            marker=lambda n, url: f"[{n}]",
-        )
-    ).strip()
+    body = _body(
+        answer,
+        allowed_links,
+        link=lambda label, url: f"{label} ({url})",
+        marker=lambda n, url: f"[{n}]",
+    )
     if not answer.references:
         return body
     lines = [f"[{ref.number}] {ref.title or ref.url} — {ref.url}" for ref in answer.references]
@@ -42,17 +52,12 @@ def _md_url(url: str) -> str:
 
 def render_markdown(answer: CitedAnswer, *, allowed_links: Collection[str] = ()) -> str:
     """Markdown with footnote syntax: ``claim[^1]`` and ``[^1]: [Title](url)``."""
-    body = "".join(
-        p.text
-        for p in segment_pieces(
-            answer,
-            allowed=allowed_links,
-            prose=_same,
-            code=_same,
-            link=lambda label, url: f"[{label}]({_md_url(url)})",
-            marker=lambda n, url: f"[^{n}]",
-        )
-    ).strip()
+    body = _body(
+        answer,
+        allowed_links,
+        link=lambda label, url: f"[{label}]({_md_url(url)})",
+        marker=lambda n, url: f"[^{n}]",
+    )
     if not answer.references:
         return body
     notes = [
@@ -75,19 +80,16 @@ def render_html(answer: CitedAnswer, *, allowed_links: Collection[str] = ()) -> 
         inner = "\n".join(lines[1:-1] if len(lines) > 2 else lines[1:])
         return f"<pre><code>{html.escape(inner, quote=False)}</code></pre>"
 
-    body = "".join(
-        p.text
-        for p in segment_pieces(
-            answer,
-            allowed=allowed_links,
-            prose=prose,
-            code=code,
-            link=lambda label, url: (
-                f'<a href="{html.escape(url)}">{html.escape(label, quote=False)}</a>'
-            ),
-            marker=lambda n, url: f'<sup><a href="#cite-{n}">[{n}]</a></sup>',
-        )
-    ).strip()
+    body = _body(
+        answer,
+        allowed_links,
+        prose=prose,
+        code=code,
+        link=lambda label, url: (
+            f'<a href="{html.escape(url)}">{html.escape(label, quote=False)}</a>'
+        ),
+        marker=lambda n, url: f'<sup><a href="#cite-{n}">[{n}]</a></sup>',
+    )
     paragraphs = [p for p in body.split("\n\n") if p.strip()]
     out = "\n".join(
         p if p.startswith("<pre>") else "<p>" + p.replace("\n", "<br>\n") + "</p>"
