@@ -130,18 +130,7 @@ class SlackBot:
             return
         if not await self._claim(channel, event["ts"]):
             return
-        history: tuple[Any, ...] = ()
-        if in_thread(event):
-            messages = await fetch_thread(
-                self.client, channel=channel, thread_ts=event["thread_ts"]
-            )
-            history = self._history(messages, me, event)
-        question = from_event(
-            event, team=team, bot_user_id=me.user_id, trigger=Trigger.MENTION, history=history
-        )
-        await self.answer(
-            question, Target(channel, question.place.thread or event["ts"], team, event.get("user"))
-        )
+        await self._ask(event, team, channel, me, Trigger.MENTION)
 
     async def on_message(self, event: dict[str, Any], team: str | None, me: BotIdentity) -> None:
         if not is_user_text(event, answer_bots=self.settings.answer_bots):
@@ -161,18 +150,7 @@ class SlackBot:
     ) -> None:
         if not self._allowed(team, channel, dm=True) or not await self._claim(channel, event["ts"]):
             return
-        history: tuple[Any, ...] = ()
-        if in_thread(event):
-            messages = await fetch_thread(
-                self.client, channel=channel, thread_ts=event["thread_ts"]
-            )
-            history = self._history(messages, me, event)
-        question = from_event(
-            event, team=team, bot_user_id=me.user_id, trigger=Trigger.DM, history=history
-        )
-        await self.answer(
-            question, Target(channel, question.place.thread or event["ts"], team, event.get("user"))
-        )
+        await self._ask(event, team, channel, me, Trigger.DM)
 
     async def _on_thread_reply(
         self, event: dict[str, Any], team: str | None, channel: str, me: BotIdentity
@@ -195,16 +173,33 @@ class SlackBot:
             return
         if not await self._claim(channel, event["ts"]):
             return
-        if messages is None:
-            messages = await fetch_thread(self.client, channel=channel, thread_ts=thread_ts)
+        trigger = Trigger.MENTION if mentioned else Trigger.THREAD_FOLLOWUP
+        await self._ask(event, team, channel, me, trigger, messages)
+
+    async def _ask(
+        self,
+        event: dict[str, Any],
+        team: str | None,
+        channel: str,
+        me: BotIdentity,
+        trigger: Trigger,
+        messages: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Answer ``event`` in its thread (or a new one under it), with the thread so
+        far as history; ``messages`` is the thread when it was already fetched."""
+        history: tuple[Any, ...] = ()
+        if in_thread(event):
+            if messages is None:
+                messages = await fetch_thread(
+                    self.client, channel=channel, thread_ts=event["thread_ts"]
+                )
+            history = self._history(messages, me, event)
         question = from_event(
-            event,
-            team=team,
-            bot_user_id=me.user_id,
-            trigger=Trigger.MENTION if mentioned else Trigger.THREAD_FOLLOWUP,
-            history=self._history(messages, me, event),
+            event, team=team, bot_user_id=me.user_id, trigger=trigger, history=history
         )
-        await self.answer(question, Target(channel, thread_ts, team, event.get("user")))
+        await self.answer(
+            question, Target(channel, question.place.thread or event["ts"], team, event.get("user"))
+        )
 
     def _history(
         self, messages: list[dict[str, Any]], me: BotIdentity, event: dict[str, Any]
