@@ -27,6 +27,17 @@ def _secret(settings: LLMSettings) -> str | None:
     return settings.api_key.get_secret_value() if settings.api_key is not None else None
 
 
+def _common(settings: LLMSettings) -> dict[str, Any]:
+    """What every provider takes alike, by the same names."""
+    return {
+        "model": settings.model,
+        "timeout": settings.timeout,
+        "max_retries": settings.max_retries,
+        "temperature": settings.temperature,
+        "max_tokens": settings.max_tokens,
+    }
+
+
 def build_llm(settings: LLMSettings) -> LLM | None:
     """The configured LLM, or ``None`` for the extractive (offline) answerer."""
     provider = settings.provider
@@ -51,14 +62,10 @@ def _openai(settings: LLMSettings) -> LLM:
             "the openai LLM needs an API key: set CITEBOT_LLM__API_KEY or OPENAI_API_KEY"
         )
     return OpenAI(
-        model=settings.model,
         api_key=key,
         api_base=settings.base_url,
-        timeout=settings.timeout,
-        max_retries=settings.max_retries,
-        temperature=settings.temperature,
-        max_tokens=settings.max_tokens,
         additional_kwargs=_stream_usage(),
+        **_common(settings),
     )
 
 
@@ -71,19 +78,15 @@ def _openai_compatible(settings: LLMSettings) -> LLM:
             "(for example http://localhost:11434/v1 for Ollama)"
         )
     return OpenAILike(
-        model=settings.model,
         api_base=settings.base_url,
         # local servers accept any key, but the openai client refuses to start without one
         api_key=_secret(settings) or "not-needed",
-        timeout=settings.timeout,
-        max_retries=settings.max_retries,
-        temperature=settings.temperature,
-        max_tokens=settings.max_tokens,
         context_window=settings.context_window,
         is_chat_model=True,
         is_function_calling_model=False,
         should_use_structured_outputs=settings.structured_outputs,
         additional_kwargs=_stream_usage(),
+        **_common(settings),
     )
 
 
@@ -97,15 +100,7 @@ def _anthropic(settings: LLMSettings) -> LLM:
     key = _secret(settings)
     if key is None:
         raise ConnectorError("the anthropic LLM needs an API key: set CITEBOT_LLM__API_KEY")
-    llm = Anthropic(
-        model=settings.model,
-        api_key=key,
-        base_url=settings.base_url,
-        timeout=settings.timeout,
-        max_retries=settings.max_retries,
-        temperature=settings.temperature,
-        max_tokens=settings.max_tokens,
-    )
+    llm = Anthropic(api_key=key, base_url=settings.base_url, **_common(settings))
     try:
         # the context size comes from a table of known models; an unknown name fails here,
         # at start-up, instead of at the first question
