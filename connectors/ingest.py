@@ -155,7 +155,7 @@ class Ingestor:
                             log.warning("%s", item)
                     else:
                         if item.collection != collection:
-                            item = _in_collection(item, collection)
+                            item = dataclasses.replace(item, collection=collection)
                         seen.add(item.key)
                         self._one(manifest, item, source, report)
                     if bar is not None:
@@ -239,19 +239,6 @@ class Ingestor:
 class _Bar:  # the part of tqdm used here
     def update(self, n: int = 1) -> object: ...
     def close(self) -> None: ...
-
-
-def _in_collection(document: Document, collection: str) -> Document:
-    return Document(
-        key=document.key,
-        url=document.url,
-        title=document.title,
-        sections=document.sections,
-        kind=document.kind,
-        collection=collection,
-        content_hash=document.content_hash,
-        metadata=document.metadata,
-    )
 
 
 def _short(source: str) -> str:

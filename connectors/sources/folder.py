@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import Iterator
@@ -88,13 +89,4 @@ def read_folder(
         if not document.sections:
             yield Skipped(relative, "no text")
             continue
-        yield Document(
-            key=document.key,
-            url=document.url,
-            title=document.title,
-            sections=document.sections,
-            kind=document.kind,
-            collection=document.collection,
-            content_hash=document.content_hash,
-            metadata={"path": relative},
-        )
+        yield dataclasses.replace(document, metadata={"path": relative})
