@@ -97,7 +97,7 @@ def test_entrypoint_version(image_venv: Path, tmp_path: Path) -> None:
 
 
 async def test_entry_command_serves_slack_and_the_healthcheck_passes(image_venv: Path, tmp_path: Path) -> None:
-    from tests.slack.conftest import envelope, mention, sign
+    from tests.slack.conftest import envelope, mention, sign, wait_until_serving
 
     fake = await FakeSlack().start()
     port, ops_port = free_port(), free_port()
@@ -118,16 +118,7 @@ async def test_entry_command_serves_slack_and_the_healthcheck_passes(image_venv:
     url = f"http://127.0.0.1:{port}/slack/events"
     try:
         async with aiohttp.ClientSession() as session:
-            async with asyncio.timeout(60):
-                while True:
-                    try:
-                        async with session.get(url) as r:
-                            if r.status == 200:
-                                break
-                    except aiohttp.ClientConnectionError:
-                        if proc.returncode is not None:
-                            raise AssertionError((await proc.stderr.read()).decode()[-3000:]) from None
-                        await asyncio.sleep(0.1)  # the port is not open yet
+            await wait_until_serving(session, url, proc, within=60)
             body = json.dumps({"type": "url_verification", "challenge": "c-image", "token": "x"})
             async with session.post(url, data=body, headers={"Content-Type": "application/json", **sign(body, secret=SECRET)}) as r:
                 assert r.status == 200 and "c-image" in await r.text()

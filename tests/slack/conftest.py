@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import urllib.parse
@@ -72,6 +73,23 @@ def sign(body: str, *, secret: str = SECRET, timestamp: int | None = None) -> di
         "X-Slack-Request-Timestamp": ts,
         "X-Slack-Signature": SignatureVerifier(secret).generate_signature(timestamp=ts, body=body),
     }
+
+
+async def wait_until_serving(
+    session: aiohttp.ClientSession, url: str, proc: asyncio.subprocess.Process, *, within: float
+) -> None:
+    """Poll ``url`` until it answers 200; fail with the end of ``proc``'s stderr if it exits first."""
+    async with asyncio.timeout(within):
+        while True:
+            try:
+                async with session.get(url) as r:
+                    if r.status == 200:
+                        return
+            except aiohttp.ClientConnectionError:
+                if proc.returncode is not None:
+                    assert proc.stderr is not None
+                    raise AssertionError((await proc.stderr.read()).decode()[-3000:]) from None
+                await asyncio.sleep(0.1)  # polling a port that is not open yet
 
 
 def envelope(event: dict[str, Any], event_id: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from bots.cli import commands as _commands  # noqa: F401  (registers the command
 from bots.settings.sections import SlackSettings
 from bots.slack.manifest import BOT_EVENTS, manifest_yaml
 from tests.fakes.redis_server import free_port
-from tests.slack.conftest import SECRET, envelope, mention, sign
+from tests.slack.conftest import SECRET, envelope, mention, sign, wait_until_serving
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,16 +50,7 @@ async def test_run_slack_http_serves_signed_events_with_conventional_env(fake, t
     url = f"http://127.0.0.1:{port}/slack/events"
     try:
         async with aiohttp.ClientSession() as session:
-            async with asyncio.timeout(30):
-                while True:
-                    try:
-                        async with session.get(url) as r:
-                            if r.status == 200:
-                                break
-                    except aiohttp.ClientConnectionError:
-                        if proc.returncode is not None:
-                            raise AssertionError((await proc.stderr.read()).decode()) from None
-                        await asyncio.sleep(0.1)  # polling a port that is not open yet
+            await wait_until_serving(session, url, proc, within=30)
 
             body = json.dumps({"type": "url_verification", "challenge": "c-42", "token": "x"})
             headers = {"Content-Type": "application/json", **sign(body)}
