@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21}
 _TRACKING_KEYS = frozenset({"fbclid", "gclid", "dclid", "msclkid", "mc_eid"})
+# Most source URLs are canonical already, or lack only the root path: http(s),
+# a lowercase host with no port or user, no query, no fragment. Those skip the
+# parse; group 1 is the path.
+_PLAIN = re.compile(r"https?://[a-z0-9.-]+(/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*)?")
 
 
 def _is_tracking(key: str) -> bool:
@@ -23,6 +28,13 @@ def canonical_url(url: str, *, merge_fragments: bool = False) -> str:
     ``a.html#chap2`` are different places, unless ``merge_fragments`` is set.
     Relative references keep their path as written.
     """
+    plain = _PLAIN.fullmatch(url)
+    if plain is not None:
+        path = plain.group(1)
+        if path is None:
+            return f"{url}/"
+        if len(path) == 1 or path[-1] != "/":
+            return url
     url = url.strip()
     try:
         parts = urlsplit(url)
