@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from citations.sentences import sentences
 from pipeline.ports import Embedder, Grader
+from pipeline.text import describe
 
 log = logging.getLogger("citebot.pipeline.graders")
 
@@ -185,7 +186,7 @@ class LLMGrader:
             except (OutputParserException, ValidationError, ValueError, TypeError) as exc:
                 # transport errors propagate: the pipeline treats those as "LLM down"
                 self.malformed += 1
-                log.warning("malformed grader reply, using the fallback grader: %s", _brief(exc))
+                log.warning("malformed grader reply, using the fallback grader: %s", describe(exc))
                 return None
 
 
@@ -193,11 +194,6 @@ def _clamp(value: float) -> float:
     if math.isnan(value):
         return 0.0
     return min(1.0, max(0.0, float(value)))
-
-
-def _brief(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text[:160] + ("…" if len(text) > 160 else "")
 
 
 def default_graders(

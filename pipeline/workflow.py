@@ -42,7 +42,7 @@ from pipeline.graders import EmbeddingGrader, LLMGrader
 from pipeline.ports import Grader, Hit, Retriever, WebSearch
 from pipeline.question import Question
 from pipeline.quotes import check_quotes
-from pipeline.text import strips
+from pipeline.text import describe, strips
 from pipeline.trace import Clock, Tracer
 from pipeline.usage import TokenUsage, collecting
 
@@ -220,7 +220,7 @@ class CitebotWorkflow(Workflow):
             self._llm_failed(run, what, reason, exc)
             raise LLMDown(reason) from exc
         except Exception as exc:
-            reason = _describe(exc)
+            reason = describe(exc)
             self._llm_failed(run, what, reason, exc)
             raise LLMDown(reason) from exc
 
@@ -306,11 +306,11 @@ class CitebotWorkflow(Workflow):
             log.error(
                 "knowledge base search failed for question %s: %s",
                 run.question.id,
-                _describe(exc),
+                describe(exc),
                 exc_info=exc,
             )
-            run.note(f"The knowledge base could not be searched ({_describe(exc)}).")
-            run.trace("retrieve", "search failed", ms=clock.ms, error=_describe(exc))
+            run.note(f"The knowledge base could not be searched ({describe(exc)}).")
+            run.trace("retrieve", "search failed", ms=clock.ms, error=describe(exc))
             hits = []
         else:
             run.trace(
@@ -349,20 +349,20 @@ class CitebotWorkflow(Workflow):
                 log.error(
                     "grading failed for question %s: %s",
                     run.question.id,
-                    _describe(exc),
+                    describe(exc),
                     exc_info=exc,
                 )
                 run.trace(
                     "grade",
                     "grading failed; nothing counts as relevant",
                     ms=clock.ms,
-                    error=_describe(exc),
+                    error=describe(exc),
                 )
                 return GradedEvent(query=ev.query, hits=ev.hits, grades=[0.0] * len(texts), run=run)
             reason = (
                 f"it did not answer within {self.settings.grade_timeout:g} s"
                 if isinstance(exc, TimeoutError)
-                else _describe(exc)
+                else describe(exc)
             )
             if isinstance(grader, LLMGrader):
                 self._llm_failed(run, "grade", reason, exc)
@@ -459,7 +459,7 @@ class CitebotWorkflow(Workflow):
             reason = (
                 f"no reply within {self.settings.web_timeout:g} s"
                 if isinstance(exc, TimeoutError)
-                else _describe(exc)
+                else describe(exc)
             )
             log.warning(
                 "web search failed for question %s: %s", run.question.id, reason, exc_info=exc
@@ -546,7 +546,7 @@ class CitebotWorkflow(Workflow):
                 reason = (
                     f"it did not answer within {self.settings.generate_timeout:g} s"
                     if isinstance(exc, TimeoutError)
-                    else _describe(exc)
+                    else describe(exc)
                 )
                 self._llm_failed(run, "generate", reason, exc)
             else:
@@ -642,9 +642,9 @@ class CitebotWorkflow(Workflow):
             )
         except (OutputParserException, ValidationError, ValueError, TypeError) as exc:
             log.warning(
-                "malformed answer check for question %s: %s", run.question.id, _describe(exc)
+                "malformed answer check for question %s: %s", run.question.id, describe(exc)
             )
-            run.trace("check", "malformed check reply", ms=clock.ms, error=_describe(exc), **data)
+            run.trace("check", "malformed check reply", ms=clock.ms, error=describe(exc), **data)
             run.note("The answer could not be checked against its sources.")
             return FinalizeEvent(answer=_warn(answer, "not checked against its sources"), run=run)
         except LLMDown:
@@ -773,18 +773,6 @@ def _warn(answer: CitedAnswer, warning: str) -> CitedAnswer:
 def _one_line(text: Any) -> str:
     line = " ".join(str(text).split())
     return line.strip().strip('"').strip()
-
-
-def _describe(exc: BaseException) -> str:
-    """A short, log- and user-safe description of a failure."""
-    status = getattr(exc, "status_code", None)
-    name = type(exc).__name__
-    message = " ".join(str(exc).split())
-    if len(message) > 160:
-        message = message[:159] + "…"
-    if status is not None:
-        return f"{name} {status}"
-    return f"{name}: {message}" if message else name
 
 
 def select_grader(
