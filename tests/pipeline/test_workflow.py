@@ -378,16 +378,21 @@ async def test_an_unexpected_failure_still_ends_in_done(embedder: Embedder) -> N
     assert done.route is Route.NO_ANSWER
 
 
-async def test_offline_follow_up_prepends_the_previous_question(embedder: Embedder) -> None:
-    pipeline, retriever = make(embedder, None)
-    question = Question(
-        "and how long does the old one keep working?",
+def follow_up(text: str) -> Question:
+    """A thread reply after the bot answered how to rotate API keys."""
+    return Question(
+        text,
         trigger=Trigger.THREAD_FOLLOWUP,
         history=(
             Turn("user", "How do I rotate the API keys?"),
             Turn("assistant", "Click Rotate [1]."),
         ),
     )
+
+
+async def test_offline_follow_up_prepends_the_previous_question(embedder: Embedder) -> None:
+    pipeline, retriever = make(embedder, None)
+    question = follow_up("and how long does the old one keep working?")
     _, done = await collect(pipeline, question)
     assert (
         retriever.calls[0][0]
@@ -407,14 +412,7 @@ async def test_llm_condenses_a_follow_up(embedder: Embedder) -> None:
         }
     )
     pipeline, retriever = make(embedder, llm)
-    question = Question(
-        "and the old one?",
-        trigger=Trigger.THREAD_FOLLOWUP,
-        history=(
-            Turn("user", "How do I rotate the API keys?"),
-            Turn("assistant", "Click Rotate [1]."),
-        ),
-    )
+    question = follow_up("and the old one?")
     _, done = await collect(pipeline, question)
     assert retriever.calls[0][0] == "How long does an old API key keep working after rotation?"
     assert "user: How do I rotate the API keys?" in llm.calls("condense a follow-up")[0]
