@@ -33,6 +33,7 @@ from rapidfuzz.distance import OSA, Levenshtein
 
 from citations.model import CitedAnswer, QuoteCheck, Reference, Segment, Source
 from citations.normalize import fold, normalize_map, normalize_map_cached
+from citations.sentences import sentences as split_sentences
 
 Policy = Literal["mark", "unquote"]
 UNVERIFIED_MARK = " (unverified quote)"
@@ -56,7 +57,6 @@ _QUOTE_PAIRS = re.compile(
     r"|『(?P<f>[^『』\n]{2,2000}?)』"
 )
 _ELLIPSIS = re.compile(r"\s*(?:\.\s?\.\s?\.|…|\[\s*(?:\.\.\.|…)\s*\])\s*")
-_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
@@ -229,9 +229,9 @@ def _claims(answer: CitedAnswer, sentences: bool) -> Iterator[_Claim]:
             if _long_enough(words):
                 yield _Claim(words, index, m.start(), m.end(), seg.citations, "quote")
         if sentences:
-            parts = [s for s in _SENTENCE.findall(seg.text) if s.strip()]
+            parts = split_sentences(seg.text)
             if parts:
-                last = parts[-1].strip()
+                last = parts[-1].text
                 unquoted = _QUOTE_PAIRS.sub(lambda m: next(g for g in m.groups() if g), last)
                 if _long_enough(unquoted):
                     yield _Claim(unquoted, index, -1, -1, seg.citations, "sentence")

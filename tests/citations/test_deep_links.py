@@ -38,3 +38,12 @@ def test_an_unverified_quote_links_to_the_reference() -> None:
     discord = render_discord(answer)[0]
     assert f"[[1]](<{PAGE}>)" in discord.content
     assert ":~:text=" not in render_text(answer)
+
+
+def test_a_cited_sentence_is_checked_whole_across_dots_in_numbers_and_abbreviations() -> None:
+    text = "Python 3.11 starts faster, e.g. by freezing core modules at build time."
+    source = Source(id=1, url="https://example.org/py", title="Py", text=text)
+    answer = verify_quotes(resolve(text + " [1]", [source]), sentences=True)
+    (check,) = answer.quotes
+    assert check.kind == "sentence" and check.verified
+    assert check.quote == text

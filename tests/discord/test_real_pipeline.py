@@ -64,6 +64,6 @@ async def test_llm_down_answer_says_so_and_still_cites(
     assert dead_llm.requests, "the real openai client reached the fake server"
     content = final.json["content"]
     assert "language model is unavailable" in content, content
-    assert "[[1]](<https://docs.example.com/keys.md#rotating-api-keys>)" in content
+    assert "[[1]](<https://docs.example.com/keys.md#rotating-api-keys:~:text=" in content
     assert "keys.md#rotating-api-keys" in final.json["embeds"][0]["description"]
     assert final.json["allowed_mentions"]["parse"] == []
