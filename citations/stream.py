@@ -27,10 +27,11 @@ at any boundaries gives exactly the same output.
 Speed
 -----
 Most tokens are plain prose, so ``feed`` answers those with one regex probe
-and a list append. Prose with ``【K†source】`` markers, the form the benchmark
-and many models use, has its own short loop; everything else (brackets, code,
-link destinations, line starts) goes through the full scanner. Segments are
-built only when ``answer`` is read.
+and a list append. Prose with ``【K†source】`` markers (the form of OpenAI's
+file search and of the langchain-references benchmark) is decided inside
+``feed`` too; only brackets, code, link destinations and line starts go through
+the full scanner. Source numbers are remembered per id, and segments are built
+only when ``answer`` is read.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ _NORMAL_STOP = re.compile(r"[\[\]【`~\n]")
 _search_normal_stop = _NORMAL_STOP.search
 _CODE_STOP = re.compile(r"[`~\n]")
 _DEST_STOP = re.compile(r"[()\n`~]")
-_STOPS = (_NORMAL_STOP, _CODE_STOP, _CODE_STOP, _DEST_STOP)
+_STOPS = (_NORMAL_STOP, _CODE_STOP, _CODE_STOP, _DEST_STOP)  # indexed by mode
 _ID_SUFFIX = re.compile(r"\( ?id ?[=:] ?(\d{1,9}) ?\)")
 # Every proper prefix of an ``(id=K)`` suffix, to know when to wait for more.
 _ID_SUFFIX_PARTIAL = re.compile(r"\( ?(i(d( ?([=:]( ?(\d{1,9} ?)?)?)?)?)?)?")
@@ -87,7 +88,7 @@ class CitationStream:
         self._order: tuple[Source, ...] = tuple(sources)
         self._merge = merge_fragments
         self._keys: dict[int, str] = {}
-        self._by_id: dict[int, int | None] = {}
+        self._by_id: dict[int, int | None] = {}  # source id -> footnote number
         self._numbers: dict[str, int] = {}
         self._first: dict[str, Source] = {}
         self._warned: set[int] = set()
@@ -147,16 +148,15 @@ class CitationStream:
             if buf:
                 # Pending text only ever waits in ordinary prose, at a stop character.
                 buf += token
-                if buf[0] == "【":
-                    marker = _match_lenticular(buf)
-                    if marker is not None:
-                        if marker.lastindex == 3:
-                            if marker.group(2) is None:
-                                self._emit_cite(int(marker.group(1)), parts)
-                                i = marker.end()
-                        elif marker.end() == len(buf):
+                marker = _match_lenticular(buf)
+                if marker is not None:
+                    if marker.lastindex != 3:
+                        if marker.end() == len(buf):
                             self._buf = buf  # still the middle of a marker
                             return ""
+                    elif marker.group(2) is None:
+                        self._emit_cite(int(marker.group(1)), parts)
+                        i = marker.end()
             elif self._mode != _NORMAL or self._run_len:
                 self._buf = token
                 out = self._scan(final=False)
@@ -185,19 +185,18 @@ class CitationStream:
                 self._buf = ""
                 self._fast = self._indent < 0
                 break
-            if buf[j] == "【":
-                marker = _match_lenticular(buf, j)
-                if marker is not None:
-                    if marker.lastindex == 3:
-                        if marker.group(2) is None:
-                            self._emit_cite(int(marker.group(1)), parts)
-                            i = marker.end()
-                            m = _search_normal_stop(buf, i)
-                            continue
-                    elif marker.end() == len(buf):
-                        self._buf = buf[j:] if j else buf
-                        self._fast = False
-                        break
+            marker = _match_lenticular(buf, j)  # None unless buf[j] is 【
+            if marker is not None:
+                if marker.lastindex == 3:
+                    if marker.group(2) is None:
+                        self._emit_cite(int(marker.group(1)), parts)
+                        i = marker.end()
+                        m = _search_normal_stop(buf, i)
+                        continue
+                elif marker.end() == len(buf):
+                    self._buf = buf[j:] if j else buf
+                    self._fast = False
+                    break
             self._buf = buf[j:] if j else buf
             parts.append(self._scan(final=False))
             self._fast = (
@@ -261,12 +260,7 @@ class CitationStream:
         return key
 
     def _number(self, source_id: int) -> int | None:
-        if source_id in self._by_id:
-            return self._by_id[source_id]
-        number = self._by_id[source_id] = self._assign(source_id)
-        return number
-
-    def _assign(self, source_id: int) -> int | None:
+        """Number ``source_id`` on its first citation (None if the model made it up)."""
         source = self._sources.get(source_id)
         if source is None:
             if source_id not in self._warned:
@@ -275,13 +269,15 @@ class CitationStream:
                     f"citation of unknown source id {source_id} dropped "
                     f"(the model was given {len(self._sources)} sources)"
                 )
-            return None
-        key = self._key(source)
-        number = self._numbers.get(key)
-        if number is None:
-            number = len(self._numbers) + 1
-            self._numbers[key] = number
-            self._first[key] = source
+            number = None
+        else:
+            key = self._key(source)
+            number = self._numbers.get(key)
+            if number is None:
+                number = len(self._numbers) + 1
+                self._numbers[key] = number
+                self._first[key] = source
+        self._by_id[source_id] = number
         return number
 
     def _references(self) -> tuple[Reference, ...]:
@@ -331,8 +327,6 @@ class CitationStream:
         self._marks.append((at, number))
         out.append(_LABELS[number] if number < 100 else f"[{number}]")
 
-    # -- prose ------------------------------------------------------------------
-
     # -- scanner --------------------------------------------------------------
 
     def _end_run(self) -> None:
@@ -372,13 +366,7 @@ class CitationStream:
         out: list[str] = []
         while i < n:
             mode = self._mode
-            if mode == _NORMAL:
-                stop = _NORMAL_STOP
-            elif mode == _LINK_DEST:
-                stop = _DEST_STOP
-            else:
-                stop = _CODE_STOP
-            m = stop.search(buf, i)
+            m = _STOPS[mode].search(buf, i)
             j = m.start() if m is not None else n
             if j > i:
                 if self._run_len:
