@@ -68,8 +68,10 @@ _ID_SUFFIX_PARTIAL = re.compile(r"\( ?(i(d( ?([=:]( ?(\d{1,9} ?)?)?)?)?)?)?")
 # single pass: group 3 (the closing 】) means complete, and then group 2 (a colon
 # with no digits after it) means it is not a marker after all; a match without
 # group 3 that reaches the end of the text is a marker still forming. Every
-# such prefix is shorter than MAX_HOLDBACK.
-_LENTICULAR = re.compile(r"【(?:(\d{1,9})(?::\d{1,9}|(:))?(?:†[^】\n]{0,40}(】)?)?)?")
+# such prefix is shorter than MAX_HOLDBACK. Every part after 【 is optional, so
+# the match never backtracks; possessive quantifiers just let sre skip the
+# bookkeeping for it.
+_LENTICULAR = re.compile(r"【(?:(\d{1,9}+)(?::\d{1,9}+|(:))?+(?:†[^】\n]{0,40}+(】)?+)?+)?+")
 _match_lenticular = _LENTICULAR.match
 
 
