@@ -128,10 +128,6 @@ def _cpu(fn: Callable[[], object]) -> float:
     return time.process_time() - began
 
 
-def _time(fn: Callable[[], object], repeat: int) -> float:
-    return statistics.median(_cpu(fn) for _ in range(repeat))
-
-
 def _rounds(
     ours: Callable[[], object], theirs: Callable[[], object], rounds: int
 ) -> tuple[list[float], list[float]]:
@@ -140,7 +136,7 @@ def _rounds(
     The faster side runs several times per sample so that both samples span a
     similar stretch of time and see the same background load.
     """
-    reps = max(1, round(_cpu(theirs) / _cpu(ours)))
+    reps = max(1, round(_cpu(theirs) / max(_cpu(ours), 1e-6)))
 
     def many() -> None:
         for _ in range(reps):
@@ -258,12 +254,16 @@ def test_edge_case_table() -> None:
         whole_theirs = run_langchain_references([text], docs)
         split_theirs = run_langchain_references(list(text), docs)
         chars = list(text)
-        t_ours = _time(lambda chars=chars, sources=sources: run_citebot(chars, sources), 5)
-        t_theirs = _time(lambda chars=chars, docs=docs: run_langchain_references(chars, docs), 5)
+        ours, theirs = _rounds(
+            lambda chars=chars, sources=sources: run_citebot(chars, sources),
+            lambda chars=chars, docs=docs: run_langchain_references(chars, docs),
+            5,
+        )
         ours_ok = whole_ours == split_ours and (not expected or whole_ours == expected)
         theirs_body = whole_theirs.split("\n\n- [", 1)[0]
         theirs_ok = whole_theirs == split_theirs and (not expected or theirs_body == expected)
-        rows.append((name, ours_ok, theirs_ok, t_theirs / t_ours, whole_ours, theirs_body))
+        speed = statistics.median(b / a for a, b in zip(ours, theirs, strict=True))
+        rows.append((name, ours_ok, theirs_ok, speed, whole_ours, theirs_body))
     print("\nedge cases (char-by-char stream vs whole; 'ok' = split-invariant and expected output)")
     print(
         f"  {'case':<16} {'citebot':<8} {'lc-refs':<8} {'speed':>7}   citebot output | langchain-references output"
