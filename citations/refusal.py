@@ -36,9 +36,10 @@ def is_refusal(text: str) -> bool:
     answer that mentions a gap in passing ("the docs don't say X, but Y") is
     still an answer.
     """
-    plain = _MARKERS.sub("", text).strip()
+    # a refusal says so up front; a run-on first sentence need not be scanned whole
+    plain = _MARKERS.sub("", text[: 4 * _SHORT]).strip()
     if not plain:
         return False
-    first = _SENTENCE_END.split(plain, maxsplit=1)[0]
+    first = _SENTENCE_END.split(plain, maxsplit=1)[0][:_SHORT]
     scope = plain if len(plain) <= _SHORT else first
     return _PATTERNS.search(scope.replace("’", "'")) is not None
