@@ -92,7 +92,7 @@ def scripted(grade: float) -> ScriptedLLM:
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> LanceKnowledgeStore:
     start = time.perf_counter()
-    built, _ = _build(Path(tmp_path_factory.mktemp("pipe")) / "data", CHUNKS)
+    built, _, _ = _build(Path(tmp_path_factory.mktemp("pipe")) / "data", CHUNKS)
     print(f"\nbuilt {CHUNKS} chunks in {time.perf_counter() - start:.1f} s")
     # the store embeds questions with the mock model: query embedding is model time
     assert isinstance(built.embedding, MockEmbedding)
