@@ -18,6 +18,9 @@ class StoreSettings(BaseModel):
     kind: Literal["lancedb", "weaviate"] = "lancedb"
     """'lancedb' (embedded, in the data dir) or 'weaviate' (scale-out)"""
     table: str = Field("chunks", min_length=1, description="LanceDB table name")
+    vector_index_rows: int = Field(
+        20_000, ge=1, description="LanceDB: build an IVF vector index from this many chunks"
+    )
     # Weaviate (scale-out)
     weaviate_url: str | None = None
     """Weaviate HTTP URL, e.g. http://weaviate:8080"""

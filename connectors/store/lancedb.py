@@ -42,7 +42,6 @@ logging.getLogger("llama_index.vector_stores.lancedb.base").setLevel(logging.ERR
 
 SUBDIR = "lancedb"
 #: Below this many chunks an exact flat scan is fast enough (about 20 ms at 10k).
-VECTOR_INDEX_MIN_ROWS = 20_000
 TEXT_COLUMN = "text"
 
 
@@ -108,7 +107,7 @@ def _vector_store_class() -> type[LanceDBVectorStore]:
             except Warning:  # the integration's way of saying "no rows matched"
                 return VectorStoreQueryResult(nodes=[], similarities=[], ids=[])
 
-        def ensure_indexes(self) -> None:
+        def ensure_indexes(self, vector_index_rows: int) -> None:
             """Create missing indexes and fold new rows into existing ones."""
             table = self._table
             if table is None:
@@ -120,7 +119,7 @@ def _vector_store_class() -> type[LanceDBVectorStore]:
                 table.create_index(TEXT_COLUMN, config=FTS(), replace=True)
             rows = int(table.count_rows())
             vector = self.vector_column_name or "vector"
-            if (vector,) not in existing and rows >= VECTOR_INDEX_MIN_ROWS:
+            if (vector,) not in existing and rows >= vector_index_rows:
                 # IVF without quantisation: exact distances inside the probed partitions.
                 # At 100k chunks a flat scan costs ~50-90 ms on 2 cores, this ~5-10 ms.
                 partitions = max(16, int(math.sqrt(rows) / 2))
@@ -150,6 +149,7 @@ class LanceKnowledgeStore(KnowledgeStore):
         super().__init__(None, embedding, alpha=settings.alpha)
         self.path = path
         self.table = settings.table
+        self.vector_index_rows = settings.vector_index_rows
         if path.is_dir():
             self._vector_store = self._connect(create=False)
 
@@ -183,7 +183,7 @@ class LanceKnowledgeStore(KnowledgeStore):
         store = self._vector_store
         if store is not None:
             try:
-                store.ensure_indexes()  # type: ignore[attr-defined]
+                store.ensure_indexes(self.vector_index_rows)  # type: ignore[attr-defined]
             except Exception as exc:
                 raise StoreError(f"cannot index the LanceDB store: {one_line(exc)}") from exc
 

@@ -127,11 +127,9 @@ async def test_reopened_store_finds_text_by_full_text_search(
 
 
 async def test_large_tables_get_a_vector_index_that_later_writes_join(
-    lance_store: LanceKnowledgeStore, monkeypatch: pytest.MonkeyPatch
+    data_dir: Path, minilm: MiniLMEmbedding
 ) -> None:
-    import connectors.store.lancedb as lancedb_store
-
-    monkeypatch.setattr(lancedb_store, "VECTOR_INDEX_MIN_ROWS", 200)
+    lance_store = open_lancedb(data_dir, StoreSettings(vector_index_rows=200), minilm)
     topics = ["billing", "network", "storage", "security", "deploys", "alerts", "backups"]
     lance_store.add(
         [
