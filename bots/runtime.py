@@ -18,6 +18,7 @@ from bots.ops.logging import bind_request_id
 from bots.ops.queue import ThreadQueue
 from bots.plugins.refusal import Refusal
 from citations.model import CitedAnswer
+from connectors.errors import ConnectorError
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.question import Place, Question, Trigger
 
@@ -201,7 +202,10 @@ class Runtime:
                     event = await self._after_answer(question, event)
                 yield event
         except Exception as exc:  # the adapter must always get a Done
-            log.exception("pipeline failed for question %s", question.id)
+            if isinstance(exc, ConnectorError):  # a setting or a service, said in one line
+                log.error("cannot answer question %s: %s", question.id, exc)
+            else:
+                log.exception("pipeline failed for question %s", question.id)
             yield await self._after_answer(
                 question,
                 refusal(

@@ -49,11 +49,13 @@ def build_answerer(settings: Settings, plugins: PluginHost | None = None) -> Pip
     )
 
 
-def build_runtime(settings: Settings, *, with_plugins: bool = True) -> Runtime:
+def build_runtime(settings: Settings, *, with_plugins: bool = True, eager: bool = True) -> Runtime:
     """A runtime with every service the settings ask for.
 
-    The pipeline is built on the first question, so a dead store or a bad LLM
-    setting becomes a visible answer there instead of a crash at start-up.
+    ``eager`` builds the pipeline now, so that a bad setting (a missing key, an
+    unknown embedding class, an incompatible store) stops the command with one
+    line for the operator. Otherwise it is built on the first question, and such
+    a failure becomes a visible error answer there.
     """
     from bots.dedupe import build_dedupe
     from bots.feedback import FeedbackStore
@@ -64,6 +66,7 @@ def build_runtime(settings: Settings, *, with_plugins: bool = True) -> Runtime:
     plugins = PluginHost(settings.plugins) if with_plugins else None
     return Runtime(
         settings,
+        answerer=build_answerer(settings, plugins) if eager else None,
         feedback=FeedbackStore(settings.data_dir / "feedback.sqlite3"),
         dedupe=build_dedupe(settings),
         limiter=build_limiter(settings),

@@ -80,6 +80,9 @@ def web_client(runtime: Runtime) -> AsyncWebClient:
     return client
 
 
+BOLT_LOGGER = "citebot.slack.bolt"
+
+
 class SlackBot:
     def __init__(
         self,
@@ -106,7 +109,10 @@ class SlackBot:
             signing_secret=secret.get_secret_value() if secret else None,
             request_verification_enabled=http,
             process_before_response=False,
-            name="citebot",
+            # Bolt copies a level onto the logger named after the app on every request;
+            # naming it "citebot" would freeze the whole citebot logger tree at that level
+            name=BOLT_LOGGER,
+            logger=logging.getLogger(BOLT_LOGGER),
         )
         self._busy = 0
         self._idle = asyncio.Event()
