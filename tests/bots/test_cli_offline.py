@@ -194,3 +194,13 @@ async def test_chat_follow_ups_carry_the_thread(
     out = capsys.readouterr().out
     assert out.count("Sources") == 2, "both answers were printed with their sources"
     assert "24 hours" in out
+
+
+def test_a_missing_llm_key_stops_the_command_with_one_line(tmp_path: Path) -> None:
+    result = _citebot(
+        "ask", "hello?", env={"CITEBOT_DATA_DIR": str(tmp_path / "d"), "CITEBOT_LLM__PROVIDER": "openai"}
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        "citebot: the openai LLM needs an API key: set CITEBOT_LLM__API_KEY or OPENAI_API_KEY"
+    ]
