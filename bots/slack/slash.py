@@ -58,6 +58,9 @@ async def handle_slash(
     place = Place("slack", team, channel, None)
     name, _, args = text.partition(" ")
     chat_command = find(bot.runtime.commands, name) if name else None
+    if chat_command is not None and not chat_command.options and args.strip():
+        # "/ask sources of revenue?": words after a command that takes none make a question
+        chat_command = None
     if chat_command is not None:
         await ack()
         await _run_command(bot, chat_command, args.strip(), place, user, respond, dm=dm)

@@ -116,3 +116,15 @@ async def test_ask_name_routes_to_a_plugin_command(make_harness):
     await h.command("glossaries are nice?")
     await h.fake.wait_for("chat.stopStream")
     assert h.answerer.questions[0].text == "glossaries are nice?"
+
+
+async def test_words_after_an_option_less_command_make_a_question(make_harness):
+    async def stats(ctx: CommandContext) -> CommandReply:
+        return CommandReply("3 sources")
+
+    h = await make_harness(runtime_kwargs={"plugins": Plugins(ChatCommand("sources", "List", stats))})
+    await h.command("sources")
+    assert (await h.fake.wait_for("response_url:cmd")).params["text"] == "3 sources"
+    await h.command("sources of revenue?")
+    await h.fake.wait_for("chat.stopStream")
+    assert [q.text for q in h.answerer.questions] == ["sources of revenue?"]
