@@ -2,15 +2,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from bots.cli import cli, fail, friendly, settings_from
 from citations.render import CitationStyle
-from pipeline.events import AnswerDelta, Done, Status
+from pipeline.events import Done, Status
 from pipeline.question import Question
 from pipeline.trace import format_trace
+
+if TYPE_CHECKING:
+    from bots.runtime import Runtime
 
 
 def answer_json(done: Done) -> dict[str, Any]:
@@ -27,30 +30,38 @@ def answer_json(done: Done) -> dict[str, Any]:
     }
 
 
-async def run_question(ctx: click.Context, question: Question, *, live: bool) -> Done:
-    """Ask through the full runtime (scopes, plugins, limits) and return the final event."""
+def runtime_of(ctx: click.Context) -> Runtime:
+    """The command's runtime, built once: plugins are discovered and the store opened once."""
     from bots.wiring import build_runtime
 
-    runtime = build_runtime(settings_from(ctx))
+    obj = ctx.ensure_object(dict)
+    if "runtime" not in obj:
+        obj["runtime"] = build_runtime(settings_from(ctx))
+    runtime: Runtime = obj["runtime"]
+    return runtime
+
+
+async def run_question(runtime: Runtime, question: Question, *, live: bool) -> Done:
+    """Ask through the full runtime (scopes, plugins, limits) and return the final event.
+
+    On a terminal the final render replaces the stream, so deltas are not shown.
+    """
     done: Done | None = None
     async for event in runtime.ask(runtime.prepare(question)):
         if live and isinstance(event, Status):
             click.echo(click.style(f"… {event.text}", dim=True), err=True)
-        elif isinstance(event, AnswerDelta):
-            pass  # the final render replaces the stream on a terminal
         elif isinstance(event, Done):
             done = event
     assert done is not None, "Runtime.ask always ends with Done"
     return done
 
 
-def citation_style(ctx: click.Context, name: str) -> CitationStyle:
-    from bots.plugins.manager import PluginHost
-
-    styles = PluginHost(settings_from(ctx).plugins).citation_styles()
+def citation_style(runtime: Runtime, name: str) -> CitationStyle:
+    styles = runtime.plugins.citation_styles() if runtime.plugins is not None else {}
     if name not in styles:
         fail(f"unknown citation style {name!r}; installed: {', '.join(sorted(styles))}", 2)
-    return styles[name]
+    style: CitationStyle = styles[name]
+    return style
 
 
 @cli.command("ask")
@@ -67,8 +78,9 @@ def ask_command(
     text = " ".join(question).strip()
     if not text:
         fail("the question is empty; ask something, e.g. citebot ask 'How do I install it?'", 2)
-    renderer = None if as_json else citation_style(ctx, style)
-    done = asyncio.run(run_question(ctx, Question(text=text), live=not as_json))
+    runtime = runtime_of(ctx)
+    renderer = None if as_json else citation_style(runtime, style)
+    done = asyncio.run(run_question(runtime, Question(text=text), live=not as_json))
     if as_json:
         payload = answer_json(done)
         if trace:

@@ -4,13 +4,17 @@ import asyncio
 import tempfile
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from bots.cli import cli, friendly
-from bots.cli.ask import run_question
+from bots.cli.ask import run_question, runtime_of
 from citations.render import render_text
 from pipeline.question import Question
+
+if TYPE_CHECKING:
+    from bots.runtime import Runtime
 
 DEMO_QUESTIONS = (
     "How do I rotate an API key?",
@@ -42,8 +46,12 @@ def demo_command(ctx: click.Context, questions: tuple[str, ...], keep: str | Non
                 url_base="https://docs.example.com/",
                 collection=None,
             )
-        for text in questions or DEMO_QUESTIONS:
-            click.echo(click.style(f"\n> {text}", bold=True))
-            done = asyncio.run(run_question(ctx, Question(text=text), live=False))
-            click.echo(render_text(done.answer))
-            click.echo(click.style(f"(route: {done.route.value})", dim=True))
+        asyncio.run(_answer_all(runtime_of(ctx), questions or DEMO_QUESTIONS))
+
+
+async def _answer_all(runtime: Runtime, questions: tuple[str, ...]) -> None:
+    for text in questions:
+        click.echo(click.style(f"\n> {text}", bold=True))
+        done = await run_question(runtime, Question(text=text), live=False)
+        click.echo(render_text(done.answer))
+        click.echo(click.style(f"(route: {done.route.value})", dim=True))
