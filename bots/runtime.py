@@ -35,6 +35,10 @@ class Answerer(Protocol):
     def stream(self, question: Question) -> AsyncIterator[Progress]: ...
 
 
+#: What a user sees when answering failed; adapters add their platform's warning sign.
+SORRY = "Sorry, something went wrong while answering. Please try again later."
+
+
 def refusal(question: Question, text: str, *, error: str | None = None) -> Done:
     return Done(
         answer=CitedAnswer.empty(text),
@@ -143,7 +147,7 @@ class Runtime:
                     log.error("the pipeline ended without an answer for question %s", question.id)
                     done = refusal(
                         question,
-                        "Sorry, something went wrong while answering. Please try again later.",
+                        SORRY,
                         error="NoAnswer: the pipeline ended without an answer",
                     )
                     metrics.answered(question, done, since)
@@ -210,7 +214,7 @@ class Runtime:
                 question,
                 refusal(
                     question,
-                    "Sorry, something went wrong while answering. Please try again later.",
+                    SORRY,
                     error=f"{type(exc).__name__}: {exc}",
                 ),
             )

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bots.discord.places import NO_PINGS, is_allowed, place_of
-from bots.discord.responder import Responder
+from bots.discord.responder import FAILED, Responder
 from bots.discord.surfaces import InteractionSurface
 from pipeline.question import Question, Trigger
 
@@ -57,7 +57,7 @@ class AskCog(commands.Cog):
         log.error(
             "/%s failed", interaction.command.name if interaction.command else "?", exc_info=error
         )
-        text = "⚠️ Sorry, something went wrong while answering. Please try again later."
+        text = FAILED
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)

@@ -23,6 +23,7 @@ from bots.discord.feedback import feedback_view
 from bots.discord.places import PLATFORM
 from bots.discord.render import CONTENT_LIMIT, Part, preview, to_parts
 from bots.discord.surfaces import Surface
+from bots.runtime import SORRY
 from pipeline.events import AnswerDelta, Done, Status
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("citebot.discord")
 
 THINKING = "Thinking…"
-FAILED = "⚠️ Sorry, something went wrong while answering. Please try again later."
+FAILED = f"⚠️ {SORRY}"
 #: Refusals that are the user's to fix or wait out, not failures: shown without a warning sign.
 _POLITE = ("empty", "too_long", "rate_limited", "refused by plugin")
 

@@ -19,6 +19,7 @@ from slack_sdk.errors import SlackApiError, SlackRequestError
 from slack_sdk.web.async_chat_stream import AsyncChatStream
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bots.runtime import SORRY
 from bots.settings.sections import SlackSettings
 from pipeline.events import AnswerDelta, Done, Progress, Status
 
@@ -28,7 +29,7 @@ log = logging.getLogger("citebot.slack")
 
 THINKING = "is thinking…"
 ELLIPSIS = " …"
-ERROR_TEXT = ":warning: Sorry, something went wrong while answering. Please try again later."
+ERROR_TEXT = f":warning: {SORRY}"
 
 
 @dataclass(frozen=True, slots=True)
