@@ -68,9 +68,12 @@ class LLMSettings(BaseModel):
     """most tokens in one reply"""
     context_window: int = Field(16384, ge=512)
     """the model's context window, in tokens"""
-    max_retries: int = Field(1, ge=0, le=10, description="client retries per call, on top of the pipeline's own")
+    max_retries: int = Field(
+        1, ge=0, le=10, description="client retries per call, on top of the pipeline's own"
+    )
     structured_outputs: bool = Field(
-        False, description="openai_compatible: ask for JSON-schema replies (vLLM, llama.cpp and Ollama support it)"
+        False,
+        description="openai_compatible: ask for JSON-schema replies (vLLM, llama.cpp and Ollama support it)",
     )
 
     @field_validator("base_url")
@@ -105,7 +108,6 @@ class CrawlSettings(BaseModel):
 
     model_config = ConfigDict(use_attribute_docstrings=True)
 
-
     max_pages: int = Field(500, ge=1, description="pages fetched per crawl")
     max_depth: int = Field(5, ge=0, description="link hops from a start page")
     concurrency: int = Field(4, ge=1, le=64)
@@ -115,15 +117,18 @@ class CrawlSettings(BaseModel):
     max_bytes: int = Field(5_000_000, ge=1024, description="larger responses are skipped")
     user_agent: str = "citebot (+https://github.com/citebot/citebot)"
     """User-Agent sent by the crawler (robots.txt rules match it)"""
-    same_prefix: bool = Field(False, description="stay under the start URL's path, not just its host")
-    follow_links: bool = Field(True, description="follow links from pages (sitemaps are always read)")
+    same_prefix: bool = Field(
+        False, description="stay under the start URL's path, not just its host"
+    )
+    follow_links: bool = Field(
+        True, description="follow links from pages (sitemaps are always read)"
+    )
 
 
 class ReaderSettings(BaseModel):
     """Any LlamaHub reader: ``reader_module.reader_class(**args).load_data(**load_args)``."""
 
     model_config = ConfigDict(use_attribute_docstrings=True)
-
 
     reader_module: str = Field(min_length=1, description="e.g. 'llama_index.readers.notion'")
     reader_class: str = Field(min_length=1, description="e.g. 'NotionPageReader'")
@@ -132,7 +137,9 @@ class ReaderSettings(BaseModel):
     collection: str | None = None
     url_key: str | None = Field(None, description="metadata key holding each document's URL")
     title_key: str | None = Field(None, description="metadata key holding each document's title")
-    url_template: str | None = Field(None, description="e.g. 'https://notion.so/{id}' from metadata")
+    url_template: str | None = Field(
+        None, description="e.g. 'https://notion.so/{id}' from metadata"
+    )
 
 
 class IngestSettings(BaseModel):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from connectors.embeddings import build_embedding, embedding_id
 from connectors.errors import StoreError
-from connectors.store import DataDir, KnowledgeStore
+from connectors.knowledge.store import DataDir, KnowledgeStore
+from connectors.providers.embeddings import build_embedding, embedding_id
 
 if TYPE_CHECKING:
     from connectors.config import StoreConfig
@@ -20,12 +20,12 @@ def open_store(settings: StoreConfig) -> KnowledgeStore:
     kind = settings.store.kind
     DataDir(settings.data_dir).check(store=kind, embedding=embedding_id(embedding))
     if kind == "lancedb":
-        from connectors.store.lancedb import open_lancedb
+        from connectors.knowledge.store.lancedb import open_lancedb
 
         return open_lancedb(settings.data_dir, settings.store, embedding)
     if kind == "weaviate":
         try:
-            from connectors.store.weaviate import open_weaviate
+            from connectors.knowledge.store.weaviate import open_weaviate
         except ImportError as exc:
             raise StoreError(
                 f"the weaviate store needs the 'weaviate' extra (pip install 'citebot[weaviate]'): {exc}"

@@ -32,7 +32,9 @@ class PipelineSettings(BaseModel):
     """unverified quotes: 'mark' them or 'unquote' them"""
     merge_fragments: bool = False
     """one footnote per document instead of per section"""
-    extractive_sentences: int = Field(4, ge=1, le=10, description="sentences in an offline (extractive) answer")
+    extractive_sentences: int = Field(
+        4, ge=1, le=10, description="sentences in an offline (extractive) answer"
+    )
     history_tokens: int = Field(1500, ge=0)
     """token budget for thread history in condensing"""
 

@@ -20,9 +20,7 @@ class Hit:
 
 @runtime_checkable
 class Retriever(Protocol):
-    async def retrieve(
-        self, query: str, *, top_k: int, scope: Sequence[str] | None
-    ) -> list[Hit]:
+    async def retrieve(self, query: str, *, top_k: int, scope: Sequence[str] | None) -> list[Hit]:
         """Hybrid search. ``scope`` filters collections inside the store query."""
         ...
 

@@ -14,7 +14,9 @@ for _var in ("OPENAI_API_KEY", "TAVILY_API_KEY", "SLACK_BOT_TOKEN", "DISCORD_TOK
 
 
 @pytest.fixture(autouse=True)
-def _isolated_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_settings(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Each test runs in a fresh cwd, so no stray .env or citebot.toml leaks in."""
     cwd = tmp_path_factory.mktemp("cwd")
     monkeypatch.chdir(cwd)

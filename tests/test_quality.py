@@ -31,9 +31,25 @@ def test_mypy_is_clean() -> None:
 
 def test_top_level_layout() -> None:
     allowed = {
-        "bots", "pipeline", "citations", "connectors", "tests", "deploy",
-        "pyproject.toml", "README.md", "LICENSE", "uv.lock", ".ci", ".git", ".gitignore",
-        ".dockerignore", ".venv", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis",
+        "bots",
+        "pipeline",
+        "citations",
+        "connectors",
+        "tests",
+        "deploy",
+        "pyproject.toml",
+        "README.md",
+        "LICENSE",
+        "uv.lock",
+        ".ci",
+        ".git",
+        ".gitignore",
+        ".dockerignore",
+        ".venv",
+        ".pytest_cache",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".hypothesis",
         ".citebot",
     }
     tracked = subprocess.run(

@@ -13,7 +13,7 @@ from pipeline.question import Question
 from pipeline.trace import format_trace
 
 if TYPE_CHECKING:
-    from bots.runtime import Runtime
+    from bots.core.runtime import Runtime
 
 
 def answer_json(done: Done) -> dict[str, Any]:
@@ -32,7 +32,7 @@ def answer_json(done: Done) -> dict[str, Any]:
 
 def runtime_of(ctx: click.Context) -> Runtime:
     """The command's runtime, built once: plugins are discovered and the store opened once."""
-    from bots.wiring import build_runtime
+    from bots.app import build_runtime
 
     obj = ctx.ensure_object(dict)
     if "runtime" not in obj:
@@ -68,7 +68,12 @@ def citation_style(runtime: Runtime, name: str) -> CitationStyle:
 @click.argument("question", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--trace", is_flag=True, help="Show every pipeline decision with scores and timings.")
-@click.option("--style", default="text", show_default=True, help="Citation style (text, markdown, html, or a plugin's).")
+@click.option(
+    "--style",
+    default="text",
+    show_default=True,
+    help="Citation style (text, markdown, html, or a plugin's).",
+)
 @click.pass_context
 @friendly
 def ask_command(
@@ -92,7 +97,9 @@ def ask_command(
     else:
         assert renderer is not None
         rendered = renderer.render(done.answer)
-        click.echo(rendered if isinstance(rendered, str) else json.dumps(rendered, ensure_ascii=False))
+        click.echo(
+            rendered if isinstance(rendered, str) else json.dumps(rendered, ensure_ascii=False)
+        )
         if trace:
             click.echo("\nTrace:")
             click.echo(format_trace(done.trace))

@@ -12,7 +12,7 @@ from bots.cli import cli, friendly, settings_from
 @friendly
 def chat_command(ctx: click.Context) -> None:
     """An interactive conversation in the terminal, with thread follow-ups."""
-    from bots.console import repl
-    from bots.wiring import build_runtime
+    from bots.app import build_runtime
+    from bots.platforms.console import repl
 
     asyncio.run(repl(build_runtime(settings_from(ctx))))

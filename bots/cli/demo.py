@@ -14,7 +14,7 @@ from citations.render import render_text
 from pipeline.question import Question
 
 if TYPE_CHECKING:
-    from bots.runtime import Runtime
+    from bots.core.runtime import Runtime
 
 DEMO_QUESTIONS = (
     "How do I rotate an API key?",
@@ -23,7 +23,9 @@ DEMO_QUESTIONS = (
 
 
 @cli.command("demo")
-@click.option("--question", "-q", "questions", multiple=True, help="Ask this instead of the samples.")
+@click.option(
+    "--question", "-q", "questions", multiple=True, help="Ask this instead of the samples."
+)
 @click.option("--keep", type=click.Path(file_okay=False), help="Keep the demo data dir here.")
 @click.pass_context
 @friendly

@@ -15,12 +15,12 @@ from bots.cli.run import run_group
 @friendly
 def run_discord(ctx: click.Context) -> None:
     """Answer on Discord: /ask, @mentions, thread follow-ups and DMs."""
-    from bots.discord import serve
-    from bots.discord.client import require_token
+    from bots.platforms.discord import serve
+    from bots.platforms.discord.client import require_token
 
     settings = settings_from(ctx)
     require_token(settings.discord)
-    from bots.wiring import build_runtime  # heavy: the store and LLM clients
+    from bots.app import build_runtime  # heavy: the store and LLM clients
 
     runtime = build_runtime(settings)
 
@@ -53,7 +53,7 @@ def discord_group() -> None:
 @friendly
 def invite_url_command(ctx: click.Context, client_id: int | None) -> None:
     """Print the OAuth2 URL that adds the bot with exactly the scopes and permissions it needs."""
-    from bots.discord.invite import application_id_from_token, invite_url
+    from bots.platforms.discord.invite import application_id_from_token, invite_url
 
     settings = settings_from(ctx).discord
     if client_id is None:

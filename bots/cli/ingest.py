@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 import click
 
 from bots.cli import cli, friendly, settings_from
-from connectors.documents import Document, Skipped
+from connectors.knowledge.documents import Document, Skipped
 
 if TYPE_CHECKING:
-    from connectors.ingest import Ingestor, IngestReport
+    from connectors.knowledge.ingest import Ingestor, IngestReport
 
 __all__ = ["SOURCE_RESOLVERS", "SourceSpec", "resolve_source"]
 
@@ -36,7 +36,7 @@ SOURCE_RESOLVERS: list[Resolver] = []
 
 
 def _folder(arg: str, url_base: str | None, collection: str) -> SourceSpec:
-    from connectors.sources.folder import folder_files, folder_source_id, read_folder
+    from connectors.knowledge.sources.folder import folder_files, folder_source_id, read_folder
 
     files = folder_files(arg)  # SourceNotFound for a missing path
     return SourceSpec(
@@ -73,7 +73,7 @@ def ingest_command(
     replaced, and documents gone from a folder removed.
     """
     from connectors.factory import open_store
-    from connectors.ingest import Ingestor, IngestReport
+    from connectors.knowledge.ingest import Ingestor, IngestReport
 
     settings = settings_from(ctx)
     collection = collection if collection is not None else settings.ingest.default_collection

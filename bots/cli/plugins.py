@@ -15,8 +15,8 @@ import click
 from bots.cli import cli, friendly, settings_from
 from bots.cli.ingest import SOURCE_RESOLVERS, SourceSpec
 from bots.plugins.manager import PluginHost, PluginInfo
-from connectors.documents import Document, Skipped
 from connectors.errors import ConnectorError, SourceNotFound
+from connectors.knowledge.documents import Document, Skipped
 
 PLUGIN_SOURCE = "plugin:"
 

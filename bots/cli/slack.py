@@ -33,14 +33,14 @@ def _with_slack(settings: Settings, **changes: Any) -> Settings:
 @friendly
 def run_slack(ctx: click.Context, mode: str | None, host: str | None, port: int | None) -> None:
     """Answer on Slack: mentions, DMs, the slash command and thread follow-ups."""
-    from bots.slack.bot import SlackBot, check_settings
-    from bots.slack.server import serve_http, serve_socket
+    from bots.platforms.slack.bot import SlackBot, check_settings
+    from bots.platforms.slack.server import serve_http, serve_socket
 
     if port is not None and mode is None:
         mode = "http"
     settings = _with_slack(settings_from(ctx), mode=mode, host=host, port=port)
     check_settings(settings.slack)
-    from bots.wiring import build_runtime
+    from bots.app import build_runtime
 
     async def main() -> None:
         from bots.ops.server import serving
@@ -69,7 +69,7 @@ def slack_group() -> None:
 @friendly
 def manifest(ctx: click.Context, mode: str | None, public_url: str | None, as_json: bool) -> None:
     """Print a Slack app manifest generated from the settings."""
-    from bots.slack.manifest import build_manifest, manifest_yaml
+    from bots.platforms.slack.manifest import build_manifest, manifest_yaml
 
     slack = _with_slack(settings_from(ctx), mode=mode).slack
     if as_json:

@@ -15,8 +15,8 @@ from connectors.errors import SourceNotFound
 
 if TYPE_CHECKING:
     from bots.settings import Settings
-    from connectors.ingest import Ingestor, IngestReport
-    from connectors.store import Entry
+    from connectors.knowledge.ingest import Ingestor, IngestReport
+    from connectors.knowledge.store import Entry
 
 READER_PREFIX = "reader:"
 
@@ -27,8 +27,8 @@ def _settings() -> Settings:
 
 def web_source(arg: str, url_base: str | None, collection: str) -> SourceSpec | None:
     """``https://…``: a site to crawl from that page, or a sitemap (index)."""
-    from connectors.crawler import normalize
-    from connectors.sources.web import is_web_source
+    from connectors.knowledge.crawler import normalize
+    from connectors.knowledge.sources.web import is_web_source
 
     if not is_web_source(arg):
         return None
@@ -37,7 +37,7 @@ def web_source(arg: str, url_base: str | None, collection: str) -> SourceSpec | 
     crawl = _settings().ingest.crawl
 
     def run(ingestor: Ingestor) -> IngestReport:
-        from connectors.sources.web import ingest_web
+        from connectors.knowledge.sources.web import ingest_web
 
         report = asyncio.run(
             ingest_web([arg], ingestor=ingestor, settings=crawl, collection=collection)
@@ -63,7 +63,7 @@ def reader_source(arg: str, url_base: str | None, collection: str) -> SourceSpec
     target = config.collection or collection
 
     def run(ingestor: Ingestor) -> IngestReport:
-        from connectors.sources.llamahub import read_documents
+        from connectors.knowledge.sources.llamahub import read_documents
 
         docs = asyncio.run(read_documents(name, config, collection=target))
         return ingestor.ingest(docs, source=arg, collection=target, total=len(docs))
@@ -81,7 +81,7 @@ def sources_group() -> None:
 
 
 def _entries(settings: Settings, collection: str | None) -> list[Entry]:
-    from connectors.store import Manifest
+    from connectors.knowledge.store import Manifest
 
     if not (settings.data_dir / "manifest.sqlite").exists():
         return []
@@ -171,7 +171,7 @@ def remove_command(
 
 def _remove(settings: Settings, doomed: list[Entry]) -> int:
     from connectors.factory import open_store
-    from connectors.ingest import Ingestor
+    from connectors.knowledge.ingest import Ingestor
 
     by_collection: dict[str, list[str]] = {}
     for e in doomed:
@@ -187,7 +187,7 @@ def _remove(settings: Settings, doomed: list[Entry]) -> int:
 
 
 def _forget_crawl(settings: Settings, collection: str) -> None:
-    from connectors.crawler import CrawlState
+    from connectors.knowledge.crawler import CrawlState
 
     path = CrawlState.load(settings.data_dir, collection).path
     path.unlink(missing_ok=True)

@@ -32,7 +32,7 @@ def migrate_command(ctx: click.Context, source: str, target: str, batch_size: in
     differs. Afterwards set CITEBOT_STORE__KIND to the new kind.
     """
     from connectors.factory import open_store
-    from connectors.migrate import migrate
+    from connectors.knowledge.migrate import migrate
 
     if source == target:
         raise click.BadParameter("--from and --to name the same store kind", param_hint="--to")

@@ -21,7 +21,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     port = settings.ops.metrics_port
     if port == 0:
-        print("unhealthy: the ops server is disabled (CITEBOT_OPS__METRICS_PORT=0)", file=sys.stderr)
+        print(
+            "unhealthy: the ops server is disabled (CITEBOT_OPS__METRICS_PORT=0)", file=sys.stderr
+        )
         return 1
     url = f"http://127.0.0.1:{port}/healthz"
     try:

@@ -140,7 +140,9 @@ class JsonFormatter(logging.Formatter):
             entry["request_id"] = rid
         for key, value in vars(record).items():
             if key not in _RESERVED and not key.startswith("_"):
-                entry[key] = value if isinstance(value, str | int | float | bool | None) else repr(value)
+                entry[key] = (
+                    value if isinstance(value, str | int | float | bool | None) else repr(value)
+                )
         if record.exc_info and not record.exc_text:
             record.exc_text = self.formatException(record.exc_info)
         if record.exc_text:

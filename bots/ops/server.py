@@ -56,7 +56,10 @@ def http_probe(url: str, *, ok: Callable[[int], bool] = lambda status: status < 
     """Reachable means an HTTP answer that isn't a server error; 401/404 still prove it's up."""
 
     async def probe() -> None:
-        async with aiohttp.ClientSession() as session, session.get(url, allow_redirects=False) as resp:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(url, allow_redirects=False) as resp,
+        ):
             if not ok(resp.status):
                 raise RuntimeError(f"HTTP {resp.status}")
 

@@ -15,7 +15,7 @@ from citations.render import CitationStyle, render_html, render_markdown, render
 from connectors.errors import ConnectorError
 
 if TYPE_CHECKING:
-    from connectors.store.manifest import Entry
+    from connectors.knowledge.store.manifest import Entry
 
 log = logging.getLogger("citebot.plugins.builtin")
 
@@ -82,8 +82,8 @@ async def show_sources(context: CommandContext) -> CommandReply:
 def _ingested(data_dir: Path, store: str, scope: tuple[str, ...] | None) -> list[Entry]:
     """What ingestion recorded, without opening the store (and loading the embedder)."""
     # imported here: the store package pulls in LlamaIndex, too slow for every plugin load
-    from connectors.store.manifest import FILE as MANIFEST_FILE
-    from connectors.store.manifest import Manifest
+    from connectors.knowledge.store.manifest import FILE as MANIFEST_FILE
+    from connectors.knowledge.store.manifest import Manifest
 
     if not (Path(data_dir) / MANIFEST_FILE).exists():
         return []

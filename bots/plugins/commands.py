@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from bots.runtime import Runtime
+    from bots.core.runtime import Runtime
     from pipeline.question import Place
 
 OptionType = Literal["str", "int", "float", "bool"]

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from bots.core.runtime import Runtime
     from bots.plugins.commands import ChatCommand
     from bots.plugins.refusal import Refusal
-    from bots.runtime import Runtime
     from citations.render.style import CitationStyle
-    from connectors.documents import Document
+    from connectors.knowledge.documents import Document
     from pipeline.events import Done
     from pipeline.ports import Grader
     from pipeline.question import Question
@@ -45,7 +45,7 @@ def register_commands() -> Sequence[ChatCommand] | None:
 
 @hookspec
 def register_connectors() -> Mapping[str, ConnectorFactory] | None:
-    """Knowledge connectors by name: factories that produce ``connectors.documents.Document``s."""
+    """Knowledge connectors by name: factories that produce ``connectors.knowledge.documents.Document``s."""
 
 
 @hookspec

@@ -34,7 +34,7 @@ from pipeline.events import Done
 from pipeline.question import Question
 
 if TYPE_CHECKING:
-    from bots.runtime import Runtime
+    from bots.core.runtime import Runtime
 
 __all__ = ["PluginHost", "PluginInfo"]
 

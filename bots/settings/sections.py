@@ -43,7 +43,8 @@ class SlackSettings(BaseModel):
     """answer direct messages"""
     followups: bool = Field(True, description="answer plain replies in threads the bot answered")
     followup_scan: bool = Field(
-        True, description="for an unknown thread, read conversations.replies to see if the bot is in it"
+        True,
+        description="for an unknown thread, read conversations.replies to see if the bot is in it",
     )
     history_tokens: int = Field(2000, ge=0, description="token budget for thread history")
     stream_buffer: int = Field(128, ge=1, description="characters buffered per chat.appendStream")
@@ -90,7 +91,9 @@ class DiscordSettings(BaseModel):
     """answer messages from other bots"""
     shards: Literal["single", "auto"] = "single"
     """'single' client or 'auto' sharding for large bots"""
-    application_id: int | None = Field(None, description="for invite-url; read from the token if unset")
+    application_id: int | None = Field(
+        None, description="for invite-url; read from the token if unset"
+    )
     sync_commands: bool = True
     """sync app commands at start-up"""
     allow_dms: bool = Field(True, description="answer direct messages")
@@ -98,7 +101,9 @@ class DiscordSettings(BaseModel):
     """auto-archive time of threads the bot starts"""
     history_messages: int = Field(50, ge=0, le=100, description="thread messages read for context")
     interaction_margin: float = Field(
-        60.0, ge=0, description="seconds before the 15-min interaction token expires to move to the channel"
+        60.0,
+        ge=0,
+        description="seconds before the 15-min interaction token expires to move to the channel",
     )
 
 
@@ -106,7 +111,6 @@ class AccessSettings(BaseModel):
     """Who may ask, how much, and which knowledge they may see."""
 
     model_config = ConfigDict(use_attribute_docstrings=True)
-
 
     max_question_chars: int = Field(4000, ge=1)
     """longer questions get a polite refusal"""
@@ -131,7 +135,9 @@ class LimitSettings(BaseModel):
     """questions per channel per minute; 0 disables"""
     channel_burst: int = Field(10, ge=1)
     """burst size of the per-channel bucket"""
-    daily_cap: int = Field(0, ge=0, description="questions per workspace or guild per day; 0 = none")
+    daily_cap: int = Field(
+        0, ge=0, description="questions per workspace or guild per day; 0 = none"
+    )
 
 
 class OpsSettings(BaseModel):
@@ -142,7 +148,9 @@ class OpsSettings(BaseModel):
     dedupe_ttl: float = Field(600.0, gt=0)
     """seconds a delivered event id is remembered"""
     metrics_port: int = Field(9464, ge=0, le=65535, description="0 disables the ops server")
-    metrics_host: str = Field("0.0.0.0", description="address the ops server (/healthz, /readyz, /metrics) binds")
+    metrics_host: str = Field(
+        "0.0.0.0", description="address the ops server (/healthz, /readyz, /metrics) binds"
+    )
     probe_timeout: float = Field(3.0, gt=0, description="seconds each /readyz check may take")
     log_format: Literal["json", "text"] = "text"
     """'json' (one object per line) or 'text'"""
@@ -159,5 +167,9 @@ class PluginSettings(BaseModel):
     disable: list[str] = Field(default_factory=list, description="plugin names not to load")
     entry_points: bool = True
     """load plugins from the 'citebot' entry point group"""
-    hook_timeout: float = Field(default=10.0, gt=0, description="seconds a before/after hook may take")
-    command_timeout: float = Field(default=30.0, gt=0, description="seconds a chat command may take")
+    hook_timeout: float = Field(
+        default=10.0, gt=0, description="seconds a before/after hook may take"
+    )
+    command_timeout: float = Field(
+        default=30.0, gt=0, description="seconds a chat command may take"
+    )

@@ -26,7 +26,9 @@ def _default(field: FieldInfo) -> str:
     return json.dumps(value, default=str)
 
 
-def rows(model: type[BaseModel] = Settings, prefix: tuple[str, ...] = ()) -> Iterator[tuple[str, str, str]]:
+def rows(
+    model: type[BaseModel] = Settings, prefix: tuple[str, ...] = ()
+) -> Iterator[tuple[str, str, str]]:
     aliases = {v: k for k, v in CONVENTIONAL_ENV.items()}
     for name, field in model.model_fields.items():
         annotation = field.annotation

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from connectors.chunking import chunk_document
 from connectors.config import StoreSettings
-from connectors.documents import Document, Section
-from connectors.embeddings import MiniLMEmbedding
-from connectors.ingest import Ingestor
-from connectors.store.lancedb import open_lancedb
+from connectors.knowledge.chunking import chunk_document
+from connectors.knowledge.documents import Document, Section
+from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.store.lancedb import open_lancedb
+from connectors.providers.embeddings import MiniLMEmbedding
 
 pytestmark = [pytest.mark.benchmark, pytest.mark.timeout(1800)]
 

@@ -28,7 +28,7 @@ from llama_index.core.embeddings import MockEmbedding
 
 from citations.model import Locator, Origin, Source
 from citations.stream import CitationStream
-from connectors.store.lancedb import LanceKnowledgeStore
+from connectors.knowledge.store.lancedb import LanceKnowledgeStore
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
 from pipeline.events import Done

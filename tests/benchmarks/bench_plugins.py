@@ -14,9 +14,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bots.core.runtime import Runtime
 from bots.plugins import hookimpl
 from bots.plugins.manager import PluginHost
-from bots.runtime import Runtime
 from bots.settings import load_settings
 from citations.model import CitedAnswer
 from pipeline.events import AnswerDelta, Done, Progress, Route

@@ -25,10 +25,10 @@ from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.vector_stores import SimpleVectorStore
 from llama_index.core.vector_stores.types import VectorStoreQuery, VectorStoreQueryResult
 
-from connectors.chunking import Chunk
 from connectors.config import StoreSettings
-from connectors.store import chunk_node
-from connectors.store.lancedb import LanceKnowledgeStore, open_lancedb
+from connectors.knowledge.chunking import Chunk
+from connectors.knowledge.store import chunk_node
+from connectors.knowledge.store.lancedb import LanceKnowledgeStore, open_lancedb
 
 pytestmark = [pytest.mark.benchmark, pytest.mark.timeout(1800)]
 

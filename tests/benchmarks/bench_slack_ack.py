@@ -23,11 +23,11 @@ from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bots.dedupe import Dedupe
-from bots.runtime import Runtime
+from bots.core.dedupe import Dedupe
+from bots.core.runtime import Runtime
+from bots.platforms.slack.bot import SlackBot
+from bots.platforms.slack.server import web_app
 from bots.settings import load_settings
-from bots.slack.bot import SlackBot
-from bots.slack.server import web_app
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.question import Question
 from tests.slack.conftest import ANSWER, SECRET, ScriptedAnswerer, envelope, mention, sign

@@ -104,24 +104,34 @@ class LLMAnswerer:
 
 
 async def serve_bot(args: argparse.Namespace) -> None:
-    from bots.dedupe import build_dedupe
-    from bots.feedback import FeedbackStore
-    from bots.ops.limits import build_limiter
+    from bots.core.dedupe import build_dedupe
+    from bots.core.feedback import FeedbackStore
+    from bots.core.limits import build_limiter
+    from bots.core.runtime import Runtime
     from bots.ops.server import add_routes
-    from bots.runtime import Runtime
+    from bots.platforms.slack.bot import SlackBot
+    from bots.platforms.slack.server import web_app
     from bots.settings import load_settings
-    from bots.slack.bot import SlackBot
-    from bots.slack.server import web_app
 
     ops: dict[str, Any] = {"metrics_port": 0, "log_level": "WARNING"}
     if args.redis_url:
         ops["redis_url"] = args.redis_url
     settings = load_settings(
         data_dir=args.data_dir,
-        slack={"bot_token": "xoxb-soak", "signing_secret": SECRET, "api_url": args.slack_url, "mode": "http"},
+        slack={
+            "bot_token": "xoxb-soak",
+            "signing_secret": SECRET,
+            "api_url": args.slack_url,
+            "mode": "http",
+        },
         ops=ops,
         # generous limits: the soak measures delivery, but the limiter still runs on every question
-        limits={"user_per_minute": 600, "user_burst": 20, "channel_per_minute": 6000, "channel_burst": 500},
+        limits={
+            "user_per_minute": 600,
+            "user_burst": 20,
+            "channel_per_minute": 6000,
+            "channel_burst": 500,
+        },
     )
     runtime = Runtime(
         settings,
@@ -173,15 +183,36 @@ def plan(n: int, processes: int, seed: int) -> list[Delivery]:
         first = i % processes
         other = (first + 1) % processes
         base = {"user": f"U{i:05d}", "ts": ts, "channel": channel, "team": TEAM, "event_ts": ts}
-        mention = {"type": "app_mention", "text": f"<@{BOT_USER}> q{i:05d}: where is the answer?", **base}
+        mention = {
+            "type": "app_mention",
+            "text": f"<@{BOT_USER}> q{i:05d}: where is the answer?",
+            **base,
+        }
         out.append(Delivery(t, i, "mention", first, f"Ev{i:05d}", mention))
         roll = rng.random()
         if roll < RETRY_SHARE:
             retry = {"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"}
-            out.append(Delivery(t + rng.uniform(0.05, 3.0), i, "retry", other, f"Ev{i:05d}", mention, retry))
+            out.append(
+                Delivery(
+                    t + rng.uniform(0.05, 3.0), i, "retry", other, f"Ev{i:05d}", mention, retry
+                )
+            )
         elif roll < RETRY_SHARE + PAIR_SHARE:
-            message = {"type": "message", "channel_type": "channel", **{k: v for k, v in mention.items() if k != "type"}}
-            out.append(Delivery(t + rng.uniform(0.0, 0.2), i, "pair", rng.randrange(processes), f"Ev{i:05d}m", message))
+            message = {
+                "type": "message",
+                "channel_type": "channel",
+                **{k: v for k, v in mention.items() if k != "type"},
+            }
+            out.append(
+                Delivery(
+                    t + rng.uniform(0.0, 0.2),
+                    i,
+                    "pair",
+                    rng.randrange(processes),
+                    f"Ev{i:05d}m",
+                    message,
+                )
+            )
         elif roll < RETRY_SHARE + PAIR_SHARE + DUPLICATE_SHARE:
             out.append(Delivery(t, i, "duplicate", other, f"Ev{i:05d}", mention))
     out.sort(key=lambda d: d.at)
@@ -252,15 +283,22 @@ class Report:
             f"answered exactly once={self.answered_once} visible errors={self.errors_visible}/{self.failed_expected} expected "
             f"lost={self.lost} duplicated={self.duplicated} wrong outcome={self.wrong_kind}",
             f"ack p50={p50:.1f} ms p99={p99:.1f} ms max={max(self.ack_ms):.1f} ms non-200={self.non_200}",
-            "RSS after warm-up=" + ", ".join(f"{r:.0f}" for r in self.rss_warm) + " MiB; at end="
-            + ", ".join(f"{r:.0f}" for r in self.rss_end) + " MiB; change="
-            + ", ".join(f"{(e - w) / w:+.1%}" for w, e in zip(self.rss_warm, self.rss_end, strict=True)),
+            "RSS after warm-up="
+            + ", ".join(f"{r:.0f}" for r in self.rss_warm)
+            + " MiB; at end="
+            + ", ".join(f"{r:.0f}" for r in self.rss_end)
+            + " MiB; change="
+            + ", ".join(
+                f"{(e - w) / w:+.1%}" for w, e in zip(self.rss_warm, self.rss_end, strict=True)
+            ),
             f"runtime saw {self.runtime_questions:.0f} questions (citebot_questions_total over all processes, "
             f"incl. {3 * self.processes} warm-up)",
         ]
 
 
-async def start_bots(processes: int, fake: FakeSlack, llm: FakeOpenAI, tmp: Path, redis_url: str | None) -> list[tuple[asyncio.subprocess.Process, str]]:
+async def start_bots(
+    processes: int, fake: FakeSlack, llm: FakeOpenAI, tmp: Path, redis_url: str | None
+) -> list[tuple[asyncio.subprocess.Process, str]]:
     bots: list[tuple[asyncio.subprocess.Process, str]] = []
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CITEBOT_", "SLACK_"))}
     for n in range(processes):
@@ -273,7 +311,11 @@ async def start_bots(processes: int, fake: FakeSlack, llm: FakeOpenAI, tmp: Path
         if redis_url:
             args += ["--redis-url", redis_url]
         proc = await asyncio.create_subprocess_exec(
-            *args, cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+            *args,
+            cwd=ROOT,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
         )
         assert proc.stdout is not None
         line = await asyncio.wait_for(proc.stdout.readline(), 120)
@@ -282,7 +324,9 @@ async def start_bots(processes: int, fake: FakeSlack, llm: FakeOpenAI, tmp: Path
     return bots
 
 
-async def warm_up(session: aiohttp.ClientSession, bots: list[tuple[Any, str]], fake: FakeSlack) -> None:
+async def warm_up(
+    session: aiohttp.ClientSession, bots: list[tuple[Any, str]], fake: FakeSlack
+) -> None:
     """First requests pay for imports, auth.test and connection pools; keep them out of the figures."""
     for n, (_, base) in enumerate(bots):
         for k in range(3):
@@ -290,7 +334,9 @@ async def warm_up(session: aiohttp.ClientSession, bots: list[tuple[Any, str]], f
             event = {"type": "app_mention", "text": f"<@{BOT_USER}> warm-up", "user": "UWARM", "ts": ts,
                      "channel": "CWARM", "team": TEAM, "event_ts": ts}  # fmt: skip
             body = envelope(Delivery(0, -1, "mention", n, f"EvWarm{n}{k}", event))
-            async with session.post(base + "/slack/events", data=body.encode(), headers=signed(body)) as resp:
+            async with session.post(
+                base + "/slack/events", data=body.encode(), headers=signed(body)
+            ) as resp:
                 assert resp.status == 200
             await fake.wait_for(
                 lambda f, ts=ts: [m for m in f.in_thread("CWARM", ts) if not m.streaming], within=60
@@ -323,7 +369,9 @@ async def soak(processes: int, tmp: Path, redis_url: str | None = None, seed: in
         body = envelope(d)
         started = loop.time()
         url = bots[d.target][1] + "/slack/events"
-        async with session.post(url, data=body.encode(), headers={**signed(body), **d.headers}) as resp:
+        async with session.post(
+            url, data=body.encode(), headers={**signed(body), **d.headers}
+        ) as resp:
             await resp.read()
             if resp.status != 200:
                 report.non_200 += 1
@@ -397,10 +445,14 @@ async def baseline_acks(tmp: Path) -> list[float]:
                     continue
                 body = envelope(d)
                 started = time.perf_counter()
-                async with session.post(bots[0][1] + "/slack/events", data=body.encode(), headers=signed(body)) as resp:
+                async with session.post(
+                    bots[0][1] + "/slack/events", data=body.encode(), headers=signed(body)
+                ) as resp:
                     await resp.read()
                 acks.append((time.perf_counter() - started) * 1000)
-                await fake.wait_for(lambda f, d=d: f.in_thread(d.event["channel"], d.event["ts"]), within=30)
+                await fake.wait_for(
+                    lambda f, d=d: f.in_thread(d.event["channel"], d.event["ts"]), within=30
+                )
     finally:
         for proc, _ in bots:
             proc.terminate()
@@ -426,7 +478,9 @@ def check(report: Report) -> None:
 @pytest.mark.timeout(1800)
 async def test_soak_one_process_then_two_sharing_redis(tmp_path: Path) -> None:
     floor = await baseline_acks(tmp_path)
-    print(f"\nbaseline (idle bot, sequential): ack p50={percentile(floor, 50):.1f} ms p99={percentile(floor, 99):.1f} ms")
+    print(
+        f"\nbaseline (idle bot, sequential): ack p50={percentile(floor, 50):.1f} ms p99={percentile(floor, 99):.1f} ms"
+    )
 
     one = await soak(1, tmp_path / "one")
     print("\n[one process]\n  " + "\n  ".join(one.lines()))
@@ -449,7 +503,9 @@ def main() -> None:
     serve.add_argument("--data-dir", required=True)
     serve.add_argument("--redis-url")
     args = parser.parse_args()
-    profile_to = os.environ.get("SOAK_PROFILE")  # a path: where each bot process dumps cProfile stats
+    profile_to = os.environ.get(
+        "SOAK_PROFILE"
+    )  # a path: where each bot process dumps cProfile stats
     if not profile_to:
         asyncio.run(serve_bot(args))
         return

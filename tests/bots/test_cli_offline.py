@@ -89,7 +89,9 @@ def test_text_output_lists_numbered_sources(kb: dict[str, str]) -> None:
 
 
 def test_trace_shows_every_decision(kb: dict[str, str]) -> None:
-    result = CliRunner().invoke(cli, ["ask", "--json", "--trace", "How do I rotate an API key?"], env=kb)
+    result = CliRunner().invoke(
+        cli, ["ask", "--json", "--trace", "How do I rotate an API key?"], env=kb
+    )
     stages = [step["stage"] for step in json.loads(result.stdout)["trace"]]
     assert stages[:4] == ["condense", "retrieve", "grade", "decide"]
     assert "finalize" in stages
@@ -100,7 +102,10 @@ def _citebot(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
     full_env.update(env or {})
     return subprocess.run(
         [sys.executable, "-c", "from bots.cli import main; main()", *args],
-        capture_output=True, text=True, env=full_env, timeout=300,
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=300,
     )
 
 
@@ -131,7 +136,8 @@ def test_bad_settings_are_one_line_each_naming_the_env_var(tmp_path: Path) -> No
 
 def test_config_masks_secrets(tmp_path: Path) -> None:
     result = _citebot(
-        "config", "--json",
+        "config",
+        "--json",
         env={"SLACK_BOT_TOKEN": "xoxb-very-secret", "CITEBOT_WEB__TAVILY_API_KEY": "tvly-secret"},
     )
     assert result.returncode == 0, result.stderr
@@ -145,7 +151,10 @@ def test_citation_styles_come_from_plugins(kb: dict[str, str]) -> None:
     question = "How much disk space does Acme need?"
     markdown = CliRunner().invoke(cli, ["ask", "--style", "markdown", question], env=kb)
     assert markdown.exit_code == 0, markdown.output
-    assert "[^1]" in markdown.stdout and "https://docs.example.com/guide/install.md#requirements" in markdown.stdout
+    assert (
+        "[^1]" in markdown.stdout
+        and "https://docs.example.com/guide/install.md#requirements" in markdown.stdout
+    )
 
     env = {**kb, "CITEBOT_PLUGINS__LOAD": '["tests.plugins.samples.extras"]'}
     plugin = CliRunner().invoke(cli, ["ask", "--style", "brackets", question], env=env)
@@ -160,15 +169,17 @@ def test_citation_styles_come_from_plugins(kb: dict[str, str]) -> None:
 async def test_chat_follow_ups_carry_the_thread(
     kb: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bots.console import repl
+    from bots.app import build_runtime
+    from bots.platforms.console import repl
     from bots.settings import load_settings
-    from bots.wiring import build_runtime
 
     for key, value in kb.items():
         monkeypatch.setenv(key, value)
     runtime = build_runtime(load_settings())
     said: list[str] = []
-    lines = iter(["How do I rotate an API key?", "", "And how long does the old one keep working?", "exit"])
+    lines = iter(
+        ["How do I rotate an API key?", "", "And how long does the old one keep working?", "exit"]
+    )
 
     def read(prompt: str) -> str:
         said.append(prompt)
@@ -198,7 +209,9 @@ async def test_chat_follow_ups_carry_the_thread(
 
 def test_a_missing_llm_key_stops_the_command_with_one_line(tmp_path: Path) -> None:
     result = _citebot(
-        "ask", "hello?", env={"CITEBOT_DATA_DIR": str(tmp_path / "d"), "CITEBOT_LLM__PROVIDER": "openai"}
+        "ask",
+        "hello?",
+        env={"CITEBOT_DATA_DIR": str(tmp_path / "d"), "CITEBOT_LLM__PROVIDER": "openai"},
     )
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [

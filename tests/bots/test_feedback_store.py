@@ -2,14 +2,17 @@ from pathlib import Path
 
 import pytest
 
-from bots.feedback import FeedbackStore
+from bots.core.feedback import FeedbackStore
 
 
 def test_second_vote_replaces_first_and_survives_reopen(tmp_path: Path) -> None:
     path = tmp_path / "feedback.sqlite3"
     store = FeedbackStore(path)
     store.record_answer(
-        "a1", platform="slack", question="How?", route="knowledge_base",
+        "a1",
+        platform="slack",
+        question="How?",
+        route="knowledge_base",
         references=[{"number": 1, "url": "https://x/#a", "title": "X"}],
     )
     store.vote("a1", user="U1", vote="up", platform="slack")

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from connectors.config import StoreSettings
-from connectors.embeddings import MiniLMEmbedding
-from connectors.store.lancedb import LanceKnowledgeStore, open_lancedb
+from connectors.knowledge.store.lancedb import LanceKnowledgeStore, open_lancedb
+from connectors.providers.embeddings import MiniLMEmbedding
 
 
 @pytest.fixture(scope="session")

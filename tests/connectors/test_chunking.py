@@ -3,8 +3,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from connectors.chunking import chunk_document, split_spans
-from connectors.documents import Document, Section
+from connectors.knowledge.chunking import chunk_document, split_spans
+from connectors.knowledge.documents import Document, Section
 
 
 def test_sentences_are_packed_within_budget_and_offsets_point_into_the_source() -> None:

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers the commands)
-from connectors.store import DataDir
+from connectors.knowledge.store import DataDir
 
 
 @pytest.fixture

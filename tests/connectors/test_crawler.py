@@ -9,10 +9,10 @@ import pytest
 from bs4 import BeautifulSoup
 
 from connectors.config import CrawlSettings
-from connectors.crawler import Crawler, CrawlResult, CrawlState
-from connectors.crawler.sitemaps import parse_sitemap
-from connectors.crawler.urls import SiteBounds, normalize
-from connectors.documents import Section
+from connectors.knowledge.crawler import Crawler, CrawlResult, CrawlState
+from connectors.knowledge.crawler.sitemaps import parse_sitemap
+from connectors.knowledge.crawler.urls import SiteBounds, normalize
+from connectors.knowledge.documents import Section
 from tests.fakes.website import Website, page
 
 FAST = CrawlSettings(per_host_delay=0, timeout=1.0, concurrency=4)

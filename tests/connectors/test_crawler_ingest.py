@@ -9,11 +9,11 @@ import pytest
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from connectors.config import CrawlSettings, EmbeddingSettings, StoreSettings
-from connectors.embeddings import build_embedding
-from connectors.ingest import Ingestor
-from connectors.sources.web import ingest_web
-from connectors.store import Manifest
-from connectors.store.lancedb import open_lancedb
+from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.sources.web import ingest_web
+from connectors.knowledge.store import Manifest
+from connectors.knowledge.store.lancedb import open_lancedb
+from connectors.providers.embeddings import build_embedding
 from tests.fakes.website import Website, page
 
 FAST = CrawlSettings(per_host_delay=0, timeout=0.5)

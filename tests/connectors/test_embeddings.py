@@ -5,8 +5,8 @@ import pytest
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from connectors.config import EmbeddingSettings
-from connectors.embeddings import AsyncEmbedder, MiniLMEmbedding, build_embedding
 from connectors.errors import ConnectorError
+from connectors.providers.embeddings import AsyncEmbedder, MiniLMEmbedding, build_embedding
 from pipeline.ports import Embedder
 
 
@@ -63,7 +63,7 @@ def test_build_embedding_any_llamaindex_class_with_options() -> None:
     ("provider", "needle"),
     [
         ("nonexistent.module:Thing", "cannot import"),
-        ("connectors.embeddings:NotThere", "is not a LlamaIndex embedding"),
+        ("connectors.providers.embeddings:NotThere", "is not a LlamaIndex embedding"),
         ("collections:OrderedDict", "is not a LlamaIndex embedding"),
         ("no-colon-here", "'minilm' nor 'module:Class'"),
     ],

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from connectors.config import StoreSettings
-from connectors.documents import Document, Skipped
 from connectors.errors import StoreError
-from connectors.ingest import Ingestor
-from connectors.sources.folder import folder_source_id, read_folder
-from connectors.store import DataDir, Manifest
-from connectors.store.lancedb import LanceKnowledgeStore
+from connectors.knowledge.documents import Document, Skipped
+from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.sources.folder import folder_source_id, read_folder
+from connectors.knowledge.store import DataDir, Manifest
+from connectors.knowledge.store.lancedb import LanceKnowledgeStore
 from tests.connectors.pdfs import make_pdf
 
 BASE = "https://docs.example.com/"

@@ -11,7 +11,7 @@ from llama_index.core.readers.base import BaseReader
 
 from connectors.config import IngestSettings, ReaderSettings
 from connectors.errors import ConnectorError, SourceNotFound
-from connectors.sources.llamahub import read_documents
+from connectors.knowledge.sources.llamahub import read_documents
 
 
 class WikiReader(BaseReader):

@@ -2,8 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from connectors.parsing import UnreadableFile, parse_bytes, parse_html, parse_markdown, slugify
-from connectors.parsing.slugs import Slugger
+from connectors.knowledge.parsing import (
+    UnreadableFile,
+    parse_bytes,
+    parse_html,
+    parse_markdown,
+    slugify,
+)
+from connectors.knowledge.parsing.slugs import Slugger
 from tests.connectors.pdfs import make_pdf
 
 

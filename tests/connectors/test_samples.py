@@ -3,9 +3,9 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from connectors.ingest import Ingestor
-from connectors.sources.folder import folder_source_id, read_folder
-from connectors.store.lancedb import LanceKnowledgeStore
+from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.sources.folder import folder_source_id, read_folder
+from connectors.knowledge.store.lancedb import LanceKnowledgeStore
 
 
 async def test_bundled_samples_ingest_cleanly_and_answer_the_demo_question(

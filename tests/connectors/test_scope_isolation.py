@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from bots.runtime import Runtime
+from bots.core.runtime import Runtime
 from bots.settings import load_settings
 from connectors.config import EmbeddingSettings, StoreSettings
-from connectors.documents import Document, Section
-from connectors.embeddings import build_embedding
-from connectors.ingest import Ingestor
-from connectors.store import KnowledgeStore
-from connectors.store.lancedb import open_lancedb
+from connectors.knowledge.documents import Document, Section
+from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.store import KnowledgeStore
+from connectors.knowledge.store.lancedb import open_lancedb
+from connectors.providers.embeddings import build_embedding
 from pipeline.events import Done
 from pipeline.question import Place, Question, Trigger
 

@@ -5,11 +5,11 @@ from pathlib import Path
 import pytest
 
 from citations.model import Origin
-from connectors.chunking import Chunk
 from connectors.config import StoreSettings
-from connectors.embeddings import MiniLMEmbedding
-from connectors.store import KnowledgeStore
-from connectors.store.lancedb import LanceKnowledgeStore, open_lancedb
+from connectors.knowledge.chunking import Chunk
+from connectors.knowledge.store import KnowledgeStore
+from connectors.knowledge.store.lancedb import LanceKnowledgeStore, open_lancedb
+from connectors.providers.embeddings import MiniLMEmbedding
 from pipeline.ports import Retriever
 
 

@@ -25,12 +25,11 @@ from llama_index.core.vector_stores.types import (
 
 from bots.settings import load_settings
 from connectors.config import EmbeddingSettings, StoreSettings
-from connectors.documents import Document, Section
-from connectors.embeddings import build_embedding
 from connectors.errors import StoreError
 from connectors.factory import open_store
-from connectors.store import scope_filters
-from connectors.store.weaviate import (
+from connectors.knowledge.documents import Document, Section
+from connectors.knowledge.store import scope_filters
+from connectors.knowledge.store.weaviate import (
     _Router,
     collection_filter,
     collection_name,
@@ -38,6 +37,7 @@ from connectors.store.weaviate import (
     split_scope,
     tenant_name,
 )
+from connectors.providers.embeddings import build_embedding
 
 CLASS_NAME = r"[A-Z][_0-9A-Za-z]*"
 TENANT = r"[A-Za-z0-9_-]{1,64}"
@@ -272,8 +272,8 @@ def test_scoped_hybrid_search_on_a_real_server(
 ) -> None:
     import asyncio
 
-    from connectors.ingest import Ingestor
-    from connectors.store.weaviate import WeaviateKnowledgeStore, connect
+    from connectors.knowledge.ingest import Ingestor
+    from connectors.knowledge.store.weaviate import WeaviateKnowledgeStore, connect
 
     settings = StoreSettings(
         kind="weaviate",

@@ -15,13 +15,13 @@ from bots.cli import (
     commands,  # noqa: F401  (registers every command)
 )
 from connectors.config import EmbeddingSettings, StoreSettings
-from connectors.documents import Document, Section
-from connectors.embeddings import build_embedding
 from connectors.errors import StoreError
-from connectors.ingest import Ingestor
-from connectors.migrate import export_nodes, migrate
-from connectors.store import Manifest
-from connectors.store.lancedb import open_lancedb
+from connectors.knowledge.documents import Document, Section
+from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.migrate import export_nodes, migrate
+from connectors.knowledge.store import Manifest
+from connectors.knowledge.store.lancedb import open_lancedb
+from connectors.providers.embeddings import build_embedding
 
 
 @pytest.fixture(scope="module")

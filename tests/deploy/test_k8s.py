@@ -31,7 +31,9 @@ def kustomize(path: Path) -> list[dict[str, Any]]:
     kubectl = shutil.which("kubectl")
     if kubectl is None:
         pytest.skip("kubectl is not installed; the structural tests cover the manifests")
-    result = subprocess.run([kubectl, "kustomize", str(path)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [kubectl, "kustomize", str(path)], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     return [d for d in yaml.safe_load_all(result.stdout) if d]
 
@@ -49,7 +51,14 @@ def test_kustomization_lists_every_manifest_but_the_secret_template() -> None:
 
 def test_base_renders_with_kustomize() -> None:
     kinds = sorted(d["kind"] for d in kustomize(BASE))
-    assert kinds == ["ConfigMap", "CronJob", "Deployment", "PersistentVolumeClaim", "PodDisruptionBudget", "Service"]
+    assert kinds == [
+        "ConfigMap",
+        "CronJob",
+        "Deployment",
+        "PersistentVolumeClaim",
+        "PodDisruptionBudget",
+        "Service",
+    ]
 
 
 def test_single_replica_overlay_for_socket_mode_and_discord() -> None:
@@ -90,10 +99,18 @@ def test_settings_come_from_the_configmap_and_secret() -> None:
     env = {k: v for k, v in data.items()}
     settings = Settings(_env_file=None, **_nested(env))  # type: ignore[call-arg]
     assert settings.store.kind == "weaviate" and settings.slack.mode == "http"
-    assert settings.ops.metrics_port == 9464 == int(docs["Deployment"]["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"])
+    assert (
+        settings.ops.metrics_port
+        == 9464
+        == int(
+            docs["Deployment"]["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"]
+        )
+    )
     secret = docs["Secret"]
     assert secret["metadata"]["name"] == "citebot-secrets"
-    assert all(value == "" for value in secret["stringData"].values()), "the template must hold no values"
+    assert all(value == "" for value in secret["stringData"].values()), (
+        "the template must hold no values"
+    )
     assert all(key.startswith("CITEBOT_") for key in secret["stringData"])
 
 
@@ -127,4 +144,8 @@ def test_ingest_cronjob() -> None:
     container = pod["containers"][0]
     assert container["args"][0] == "ingest"
     assert {"configMapRef": {"name": "citebot-settings"}} in container["envFrom"]
-    assert any(v["persistentVolumeClaim"]["claimName"] == "citebot-data" for v in pod["volumes"] if "persistentVolumeClaim" in v)
+    assert any(
+        v["persistentVolumeClaim"]["claimName"] == "citebot-data"
+        for v in pod["volumes"]
+        if "persistentVolumeClaim" in v
+    )

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from bots.dedupe import Dedupe
-from bots.discord import CitebotBot, configure_endpoints, create_bot
-from bots.feedback import FeedbackStore
-from bots.runtime import Runtime
+from bots.core.dedupe import Dedupe
+from bots.core.feedback import FeedbackStore
+from bots.core.runtime import Runtime
+from bots.platforms.discord import CitebotBot, configure_endpoints, create_bot
 from bots.settings import Settings
 from citations.model import CitedAnswer, Reference, Segment, Source
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from bots.app import build_answerer
 from bots.settings import Settings
-from bots.wiring import build_answerer
 from connectors.factory import open_store
-from connectors.ingest import Ingestor
-from connectors.sources.folder import read_folder
+from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.sources.folder import read_folder
 from tests.discord.conftest import StartBot
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.openai_server import Fail, FakeOpenAI

@@ -13,12 +13,12 @@ from click.testing import CliRunner
 
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers the commands)
-from bots.discord import PERMISSIONS, configure_endpoints, invite_url, serve
-from bots.discord.client import api_base
-from bots.discord.invite import application_id_from_token
-from bots.discord.listeners import thread_name
-from bots.discord.render import no_previews, preview
-from bots.runtime import Runtime
+from bots.core.runtime import Runtime
+from bots.platforms.discord import PERMISSIONS, configure_endpoints, invite_url, serve
+from bots.platforms.discord.client import api_base
+from bots.platforms.discord.invite import application_id_from_token
+from bots.platforms.discord.listeners import thread_name
+from bots.platforms.discord.render import no_previews, preview
 from bots.settings import Settings, SettingsError
 from bots.settings.sections import DiscordSettings
 from connectors.errors import ConnectorError

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 import redis
 
+from bots.core.limits import MemoryLimiter, RedisLimiter, Refusal, build_limiter, human_wait
 from bots.ops import metrics
-from bots.ops.limits import MemoryLimiter, RedisLimiter, Refusal, build_limiter, human_wait
 from bots.settings import load_settings
 from bots.settings.sections import LimitSettings
 from pipeline.question import Place, Question, Trigger
@@ -25,12 +25,24 @@ class Clock:
         return self.now
 
 
-def ask(user: str = "U1", channel: str = "C1", workspace: str = "T1", platform: str = "slack") -> Question:
-    return Question("why?", asker=user, place=Place(platform, workspace, channel, "1.0"), trigger=Trigger.MENTION)
+def ask(
+    user: str = "U1", channel: str = "C1", workspace: str = "T1", platform: str = "slack"
+) -> Question:
+    return Question(
+        "why?",
+        asker=user,
+        place=Place(platform, workspace, channel, "1.0"),
+        trigger=Trigger.MENTION,
+    )
 
 
 def limits(**values: Any) -> LimitSettings:
-    base: dict[str, Any] = {"user_per_minute": 6, "user_burst": 2, "channel_per_minute": 600, "channel_burst": 100}
+    base: dict[str, Any] = {
+        "user_per_minute": 6,
+        "user_burst": 2,
+        "channel_per_minute": 600,
+        "channel_burst": 100,
+    }
     return LimitSettings(**(base | values))
 
 
@@ -54,9 +66,16 @@ async def make(request: pytest.FixtureRequest) -> AsyncIterator[LimiterFactory]:
         await limiter.aclose()
 
 
-async def test_user_bucket_allows_a_burst_then_refuses_politely_with_the_wait(make: LimiterFactory) -> None:
+async def test_user_bucket_allows_a_burst_then_refuses_politely_with_the_wait(
+    make: LimiterFactory,
+) -> None:
     limiter = make(limits())
-    before = metrics.registry.get_sample_value("citebot_rate_limited_total", {"platform": "slack", "limit": "user"}) or 0
+    before = (
+        metrics.registry.get_sample_value(
+            "citebot_rate_limited_total", {"platform": "slack", "limit": "user"}
+        )
+        or 0
+    )
     assert await limiter.check(ask()) is None
     assert await limiter.check(ask()) is None
     refused = await limiter.check(ask())
@@ -66,7 +85,9 @@ async def test_user_bucket_allows_a_burst_then_refuses_politely_with_the_wait(ma
     assert "Please wait 10 seconds" in refused.message
     # other users are not affected
     assert await limiter.check(ask(user="U2")) is None
-    after = metrics.registry.get_sample_value("citebot_rate_limited_total", {"platform": "slack", "limit": "user"})
+    after = metrics.registry.get_sample_value(
+        "citebot_rate_limited_total", {"platform": "slack", "limit": "user"}
+    )
     assert after == before + 1
 
 
@@ -118,7 +139,9 @@ async def test_memory_bucket_refills_with_time() -> None:
 
 async def test_memory_forgets_idle_buckets() -> None:
     clock = Clock()
-    limiter = MemoryLimiter(limits(user_per_minute=60, user_burst=1, channel_per_minute=0), clock=clock)
+    limiter = MemoryLimiter(
+        limits(user_per_minute=60, user_burst=1, channel_per_minute=0), clock=clock
+    )
     limiter.PRUNE_AT = 10
     for i in range(11):
         await limiter.check(ask(user=f"U{i}"))
@@ -153,7 +176,9 @@ async def test_redis_bucket_refills(redis_url: str) -> None:
         await limiter.aclose()
 
 
-@pytest.mark.skipif(redis_kind() == "fakeredis", reason="fakeredis's TCP server drops the connection on NOSCRIPT")
+@pytest.mark.skipif(
+    redis_kind() == "fakeredis", reason="fakeredis's TCP server drops the connection on NOSCRIPT"
+)
 async def test_redis_limiter_reloads_its_script_after_a_restart(redis_url: str) -> None:
     limiter = RedisLimiter(limits(user_burst=2), redis_url)
     admin = redis.Redis.from_url(redis_url)
@@ -176,7 +201,9 @@ async def test_redis_down_fails_open(caplog: pytest.LogCaptureFixture) -> None:
         assert await limiter.check(ask()) is None
     finally:
         await limiter.aclose()
-    assert metrics.registry.get_sample_value("citebot_errors_total", {"kind": "redis"}) == before + 2
+    assert (
+        metrics.registry.get_sample_value("citebot_errors_total", {"kind": "redis"}) == before + 2
+    )
     assert sum("rate limits not applied" in r.message for r in caplog.records) == 1
 
 
@@ -187,7 +214,13 @@ def test_build_limiter_picks_the_backend(redis_url: str) -> None:
 
 @pytest.mark.parametrize(
     ("seconds", "text"),
-    [(0.2, "1 second"), (10, "10 seconds"), (89.5, "90 seconds"), (600, "10 minutes"), (3 * 3600 + 120, "3 h 02 min")],
+    [
+        (0.2, "1 second"),
+        (10, "10 seconds"),
+        (89.5, "90 seconds"),
+        (600, "10 minutes"),
+        (3 * 3600 + 120, "3 h 02 min"),
+    ],
 )
 def test_human_wait(seconds: float, text: str) -> None:
     assert human_wait(seconds) == text

@@ -64,7 +64,15 @@ def test_secrets_never_reach_the_log(logged: tuple[io.StringIO, logging.Logger])
     log.info("store at %s", "https://admin:hunter22@weaviate:8080/v1")
 
     text = stream.getvalue()
-    for secret in (BOT_TOKEN, SIGNING, LLM_KEY, REDIS_PASSWORD, "xoxb-99999999", "sk-proj-abcdef", "hunter22"):
+    for secret in (
+        BOT_TOKEN,
+        SIGNING,
+        LLM_KEY,
+        REDIS_PASSWORD,
+        "xoxb-99999999",
+        "sk-proj-abcdef",
+        "hunter22",
+    ):
         assert secret not in text, secret
     records = lines(stream)
     assert len(records) == 7
@@ -74,7 +82,9 @@ def test_secrets_never_reach_the_log(logged: tuple[io.StringIO, logging.Logger])
     assert records[2]["url"] == MASK  # the whole redis_url is a SecretStr
 
 
-def test_json_lines_carry_the_request_id_into_tasks(logged: tuple[io.StringIO, logging.Logger]) -> None:
+def test_json_lines_carry_the_request_id_into_tasks(
+    logged: tuple[io.StringIO, logging.Logger],
+) -> None:
     stream, log = logged
 
     async def step() -> None:
@@ -83,7 +93,9 @@ def test_json_lines_carry_the_request_id_into_tasks(logged: tuple[io.StringIO, l
     async def handle() -> None:
         with bind_request_id("q-123"):
             log.info("handling")
-            await asyncio.gather(asyncio.create_task(step()), asyncio.to_thread(log.info, "in a thread"))
+            await asyncio.gather(
+                asyncio.create_task(step()), asyncio.to_thread(log.info, "in a thread")
+            )
         log.info("after")
 
     asyncio.run(handle())

@@ -11,13 +11,17 @@ def sample(name: str, **labels: str) -> float:
 
 
 def question(platform: str = "slack") -> Question:
-    return Question("q?", asker="U1", place=Place(platform, "T1", "C1", "1.0"), trigger=Trigger.MENTION)
+    return Question(
+        "q?", asker="U1", place=Place(platform, "T1", "C1", "1.0"), trigger=Trigger.MENTION
+    )
 
 
 def test_answered_counts_route_latency_trace_and_tokens() -> None:
     q = question("metrics-test")
     before = {
-        "q": sample("citebot_questions_total", platform="metrics-test", trigger="mention", route="web"),
+        "q": sample(
+            "citebot_questions_total", platform="metrics-test", trigger="mention", route="web"
+        ),
         "graded": sample("citebot_grader_calls_total"),
         "web": sample("citebot_web_searches_total"),
         "prompt": sample("citebot_llm_tokens_total", kind="prompt"),
@@ -34,7 +38,10 @@ def test_answered_counts_route_latency_trace_and_tokens() -> None:
     metrics.answered(q, Done(CitedAnswer.empty("a"), Route.WEB, trace), since)
     metrics.stopped(q)
 
-    assert sample("citebot_questions_total", platform="metrics-test", trigger="mention", route="web") == before["q"] + 1
+    assert (
+        sample("citebot_questions_total", platform="metrics-test", trigger="mention", route="web")
+        == before["q"] + 1
+    )
     assert sample("citebot_grader_calls_total") == before["graded"] + 5
     assert sample("citebot_web_searches_total") == before["web"] + 1
     assert sample("citebot_llm_tokens_total", kind="prompt") == before["prompt"] + 1000
@@ -48,8 +55,12 @@ def test_errors_are_counted_by_kind_with_bounded_labels() -> None:
     q = question("errors-test")
     before = sample("citebot_errors_total", kind="TimeoutError")
     other = sample("citebot_errors_total", kind="other")
-    metrics.answered(q, Done(CitedAnswer.empty("x"), Route.NO_ANSWER, error="TimeoutError: read timed out"))
-    metrics.answered(q, Done(CitedAnswer.empty("x"), Route.NO_ANSWER, error="something odd happened here"))
+    metrics.answered(
+        q, Done(CitedAnswer.empty("x"), Route.NO_ANSWER, error="TimeoutError: read timed out")
+    )
+    metrics.answered(
+        q, Done(CitedAnswer.empty("x"), Route.NO_ANSWER, error="something odd happened here")
+    )
     assert sample("citebot_errors_total", kind="TimeoutError") == before + 1
     assert sample("citebot_errors_total", kind="other") == other + 1
     assert metrics.error_kind("rate_limited: user") == "rate_limited"

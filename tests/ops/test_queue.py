@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bots.ops.queue import ThreadQueue, thread_key
+from bots.core.queue import ThreadQueue, thread_key
 from pipeline.question import Place
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bots.dedupe import Dedupe
-from bots.feedback import FeedbackStore
+from bots.core.dedupe import Dedupe
+from bots.core.feedback import FeedbackStore
 from bots.ops import metrics
 
 

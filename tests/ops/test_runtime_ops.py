@@ -6,10 +6,10 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+from bots.core.limits import MemoryLimiter
+from bots.core.runtime import Runtime
 from bots.ops import metrics
-from bots.ops.limits import MemoryLimiter
 from bots.ops.logging import request_id
-from bots.runtime import Runtime
 from bots.settings import load_settings
 from citations.model import CitedAnswer
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
@@ -38,11 +38,19 @@ class ScriptedAnswerer:
             await self.hold[question.text].wait()
         yield AnswerDelta("answer to ")
         yield AnswerDelta(question.text)
-        yield Done(CitedAnswer.empty(f"answer to {question.text}"), Route.KNOWLEDGE_BASE, question=question.text)
+        yield Done(
+            CitedAnswer.empty(f"answer to {question.text}"),
+            Route.KNOWLEDGE_BASE,
+            question=question.text,
+        )
 
 
-def question(text: str, *, user: str = "U1", thread: str | None = "100.1", platform: str = "slack") -> Question:
-    return Question(text, asker=user, place=Place(platform, "T1", "C1", thread), trigger=Trigger.THREAD_FOLLOWUP)
+def question(
+    text: str, *, user: str = "U1", thread: str | None = "100.1", platform: str = "slack"
+) -> Question:
+    return Question(
+        text, asker=user, place=Place(platform, "T1", "C1", thread), trigger=Trigger.THREAD_FOLLOWUP
+    )
 
 
 async def collect(runtime: Runtime, q: Question) -> list[Progress]:
@@ -55,7 +63,9 @@ def final(events: list[Progress]) -> Done:
     return events[-1]
 
 
-async def test_rate_limited_question_gets_the_polite_refusal_and_never_reaches_the_pipeline() -> None:
+async def test_rate_limited_question_gets_the_polite_refusal_and_never_reaches_the_pipeline() -> (
+    None
+):
     settings = load_settings(limits={"user_burst": 1, "user_per_minute": 1})
     answerer = ScriptedAnswerer()
     runtime = Runtime(settings, answerer=answerer, limiter=MemoryLimiter(settings.limits))
@@ -76,7 +86,9 @@ async def test_overlapping_questions_in_one_thread_are_queued() -> None:
     first = asyncio.create_task(collect(runtime, question("first")))
     await answerer.entered.wait()
     second = asyncio.create_task(collect(runtime, question("second")))
-    elsewhere = await collect(runtime, question("elsewhere", thread="200.2"))  # another thread is not held up
+    elsewhere = await collect(
+        runtime, question("elsewhere", thread="200.2")
+    )  # another thread is not held up
     assert answerer.started == ["first", "elsewhere"]
     assert final(elsewhere).answer.text == "answer to elsewhere"
 
@@ -106,7 +118,15 @@ async def test_metrics_record_route_first_token_and_in_flight() -> None:
         return metrics.registry.get_sample_value(name, labels) or 0.0
 
     await collect(runtime, question("hi", platform=platform))
-    assert value("citebot_questions_total", platform=platform, trigger="thread_followup", route="knowledge_base") == 1
+    assert (
+        value(
+            "citebot_questions_total",
+            platform=platform,
+            trigger="thread_followup",
+            route="knowledge_base",
+        )
+        == 1
+    )
     assert value("citebot_first_token_seconds_count", platform=platform) == 1
     assert value("citebot_answer_seconds_count", platform=platform, route="knowledge_base") == 1
 

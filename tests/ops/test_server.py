@@ -66,7 +66,9 @@ async def test_healthz_and_metrics() -> None:
         await runner.cleanup()
 
 
-async def test_readyz_checks_store_llm_and_redis(llm_stub: str, redis_url: str, tmp_path: Path) -> None:
+async def test_readyz_checks_store_llm_and_redis(
+    llm_stub: str, redis_url: str, tmp_path: Path
+) -> None:
     settings = load_settings(
         data_dir=tmp_path / "data",
         llm={"provider": "openai_compatible", "base_url": llm_stub, "api_key": "k-secret-123"},
@@ -175,13 +177,25 @@ async def test_container_healthcheck_command(tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "bots.ops.healthcheck"]
     try:
         ok = await asyncio.to_thread(
-            subprocess.run, cmd, env=_env(port), cwd=tmp_path, capture_output=True, text=True, timeout=60
+            subprocess.run,
+            cmd,
+            env=_env(port),
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
     finally:
         await runner.cleanup()
     assert ok.returncode == 0, ok.stderr
     down = await asyncio.to_thread(
-        subprocess.run, cmd, env=_env(free_port()), cwd=tmp_path, capture_output=True, text=True, timeout=60
+        subprocess.run,
+        cmd,
+        env=_env(free_port()),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert down.returncode == 1
     assert down.stderr.startswith("unhealthy: http://127.0.0.1:")
@@ -196,7 +210,9 @@ def _env(port: int) -> dict[str, str]:
     return env
 
 
-async def test_serving_configures_logs_and_survives_a_taken_port(caplog: pytest.LogCaptureFixture) -> None:
+async def test_serving_configures_logs_and_survives_a_taken_port(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     import logging
 
     root = logging.getLogger()

@@ -17,9 +17,9 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from bots.core.runtime import Runtime
 from bots.ops import metrics
 from bots.ops.tracing import QUESTION_SPAN
-from bots.runtime import Runtime
 from bots.settings import load_settings
 from citations.model import CitedAnswer
 from pipeline.events import AnswerDelta, Decision, Done, Progress, Route, Status
@@ -206,7 +206,7 @@ MISSING_EXTRA = textwrap.dedent(
     sys.meta_path.insert(0, NoOpenTelemetry())
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s %(message)s")
 
-    from bots.runtime import Runtime
+    from bots.core.runtime import Runtime
     from bots.settings import load_settings
     from citations.model import CitedAnswer
     from pipeline.events import Done, Route

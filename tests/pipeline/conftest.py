@@ -7,11 +7,11 @@ from collections.abc import Iterator
 import pytest
 
 from connectors.config import StoreSettings
-from connectors.embeddings import AsyncEmbedder, MiniLMEmbedding
-from connectors.ingest import Ingestor
-from connectors.sources.folder import read_folder
-from connectors.store import KnowledgeStore
-from connectors.store.lancedb import open_lancedb
+from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.sources.folder import read_folder
+from connectors.knowledge.store import KnowledgeStore
+from connectors.knowledge.store.lancedb import open_lancedb
+from connectors.providers.embeddings import AsyncEmbedder, MiniLMEmbedding
 from pipeline.graders import CachedEmbedder
 from pipeline.ports import Embedder
 from tests.fakes.openai_server import FakeOpenAI

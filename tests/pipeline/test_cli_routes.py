@@ -18,9 +18,7 @@ from tests.pipeline.test_end_to_end import DOCS, GOOD, KEYS_URL, WEB_URL, grades
 
 
 @pytest.fixture
-def env(
-    tmp_path: Path, fake_openai: FakeOpenAI, fake_tavily: FakeTavily
-) -> dict[str, str]:
+def env(tmp_path: Path, fake_openai: FakeOpenAI, fake_tavily: FakeTavily) -> dict[str, str]:
     docs = tmp_path / "docs"
     for name, text in DOCS.items():
         (docs / name).parent.mkdir(parents=True, exist_ok=True)
@@ -57,8 +55,12 @@ def test_routes_knowledge_base_web_and_mixed(
     fake_openai.when("Task: check an answer", GOOD)
     fake_openai.when("Task: rewrite for web search", "API key rotation")
 
-    fake_openai.when("Task: grade relevance", grades({"click Rotate next to the key": 0.93}), times=4)
-    fake_openai.when("Task: answer with citations", "Click Rotate in Settings › API keys [1].", times=1)
+    fake_openai.when(
+        "Task: grade relevance", grades({"click Rotate next to the key": 0.93}), times=4
+    )
+    fake_openai.when(
+        "Task: answer with citations", "Click Rotate in Settings › API keys [1].", times=1
+    )
     clear = ask(env, "How do I rotate an API key?")
     assert clear["route"] == "knowledge_base"
     assert clear["references"] == [

@@ -11,8 +11,8 @@ from pydantic import SecretStr
 from citations.model import Origin
 from connectors.config import LLMSettings, WebSettings
 from connectors.errors import ConnectorError, ServiceError
-from connectors.llms import build_llm
-from connectors.web_search import TavilySearch, build_web_search
+from connectors.providers.llms import build_llm
+from connectors.providers.web_search import TavilySearch, build_web_search
 from pipeline.ports import WebSearch
 from tests.fakes.openai_server import Fail, FakeOpenAI, Hang
 from tests.fakes.tavily_server import FakeTavily, page

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from citations.render import render_discord
-from connectors.store import KnowledgeStore
+from connectors.knowledge.store import KnowledgeStore
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
 from pipeline.events import Route

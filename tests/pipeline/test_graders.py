@@ -7,7 +7,7 @@ import json
 import pytest
 
 from connectors.config import LLMSettings
-from connectors.llms import build_llm
+from connectors.providers.llms import build_llm
 from pipeline.graders import CachedEmbedder, EmbeddingGrader, LLMGrader, calibrate, default_graders
 from pipeline.ports import Embedder, Grader
 from tests.fakes.openai_server import Fail, FakeOpenAI

@@ -12,9 +12,9 @@ import pytest
 from pydantic import SecretStr
 
 from connectors.config import LLMSettings, WebSettings
-from connectors.llms import build_llm
-from connectors.store import KnowledgeStore
-from connectors.web_search import build_web_search
+from connectors.knowledge.store import KnowledgeStore
+from connectors.providers.llms import build_llm
+from connectors.providers.web_search import build_web_search
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
 from pipeline.events import Route
@@ -45,7 +45,9 @@ async def test_a_real_llm_answers_from_the_knowledge_base_with_footnotes(
         web=None,
         settings=PipelineSettings(grader="llm"),
     )
-    done = await pipeline.answer(Question(text="How long does an old API key keep working after rotation?"))
+    done = await pipeline.answer(
+        Question(text="How long does an old API key keep working after rotation?")
+    )
     assert done.error is None
     assert done.route is Route.KNOWLEDGE_BASE
     assert KEYS_URL in [ref.url for ref in done.answer.references]

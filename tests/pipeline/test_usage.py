@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 from types import SimpleNamespace
 
+from bots.core.runtime import Runtime
 from bots.ops import metrics
-from bots.runtime import Runtime
 from bots.settings import load_settings
-from connectors.store import KnowledgeStore
+from connectors.knowledge.store import KnowledgeStore
 from pipeline.events import Decision, Done, Progress
 from pipeline.ports import Embedder
 from pipeline.question import Place, Question, Trigger

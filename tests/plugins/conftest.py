@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from bots.core.runtime import Runtime
 from bots.plugins.manager import PluginHost
-from bots.runtime import Runtime
 from bots.settings import Settings, load_settings
 from citations.model import CitedAnswer
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status

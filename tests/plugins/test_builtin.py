@@ -6,10 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bots.feedback import FeedbackStore
+from bots.core.feedback import FeedbackStore
+from bots.core.runtime import Runtime
 from bots.plugins.commands import CommandContext, CommandReply, find, invoke, parse_options
-from bots.runtime import Runtime
-from connectors.store.manifest import Entry, Manifest
+from connectors.knowledge.store.manifest import Entry, Manifest
 from pipeline.question import Place
 
 SLACK = Place("slack", "T1", "C1")

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers every command)
-from connectors.store.manifest import Manifest
+from connectors.knowledge.store.manifest import Manifest
 
 
 def test_lists_installed_plugins_and_their_hooks() -> None:

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bots.core.runtime import Runtime
 from bots.plugins.commands import (
     ChatCommand,
     CommandContext,
@@ -21,7 +22,6 @@ from bots.plugins.commands import (
     parse_options,
     problems,
 )
-from bots.runtime import Runtime
 from bots.settings import load_settings
 from pipeline.question import Place
 

@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
+from bots.core.runtime import Runtime
 from bots.plugins import Refusal, hookimpl
 from bots.plugins.manager import PluginHost
-from bots.runtime import Runtime
 from pipeline.events import Done, Route
 from pipeline.question import Place, Question, Trigger
 

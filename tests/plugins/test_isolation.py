@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from bots.core.runtime import Runtime
 from bots.plugins import ChatCommand, CommandReply, Refusal, hookimpl
 from bots.plugins.manager import PluginHost
-from bots.runtime import Runtime
 from pipeline.events import Done
 from pipeline.question import Question
 

@@ -15,12 +15,12 @@ import aiohttp
 import pytest
 from slack_sdk.signature import SignatureVerifier
 
-from bots.dedupe import Dedupe
-from bots.feedback import FeedbackStore
-from bots.runtime import Runtime
+from bots.core.dedupe import Dedupe
+from bots.core.feedback import FeedbackStore
+from bots.core.runtime import Runtime
+from bots.platforms.slack.bot import SlackBot
+from bots.platforms.slack.server import start_http
 from bots.settings import load_settings
-from bots.slack.bot import SlackBot
-from bots.slack.server import start_http
 from citations.model import CitedAnswer, Reference, Segment, Source
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.question import Question

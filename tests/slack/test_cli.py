@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers the commands)
+from bots.platforms.slack.manifest import BOT_EVENTS, manifest_yaml
 from bots.settings.sections import SlackSettings
-from bots.slack.manifest import BOT_EVENTS, manifest_yaml
 from tests.fakes.redis_server import free_port
 from tests.slack.conftest import SECRET, envelope, mention, sign, wait_until_serving
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bots.feedback import FeedbackStore
+from bots.core.feedback import FeedbackStore
 from tests.slack.conftest import mention
 
 

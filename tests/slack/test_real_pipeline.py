@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from bots.app import build_answerer
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers every command)
 from bots.settings import load_settings
-from bots.wiring import build_answerer
 from pipeline import Pipeline
 from tests.fakes.openai_server import Fail, FakeOpenAI
 from tests.slack.conftest import MakeHarness, mention
@@ -46,7 +46,12 @@ def pipeline_for(tmp_path: Path, openai: FakeOpenAI) -> Pipeline:
     assert ingested.exit_code == 0, ingested.output
     settings = load_settings(
         data_dir=str(tmp_path / "kb"),
-        llm={"provider": "openai_compatible", "base_url": openai.base_url, "model": "fake", "max_retries": 0},
+        llm={
+            "provider": "openai_compatible",
+            "base_url": openai.base_url,
+            "model": "fake",
+            "max_retries": 0,
+        },
         pipeline={"grader": "embedding"},
     )
     return build_answerer(settings)
@@ -61,7 +66,9 @@ async def test_a_mention_is_answered_by_the_real_pipeline(
     )
     fake_openai.when("Task: check an answer", GOOD)
     h = await make_harness(answerer=pipeline_for(tmp_path, fake_openai))
-    status, _, elapsed = await h.event(mention("how do I rotate an API key?", ts="1700000001.000001"))
+    status, _, elapsed = await h.event(
+        mention("how do I rotate an API key?", ts="1700000001.000001")
+    )
     assert status == 200 and elapsed < 1.0
 
     stop = await h.fake.wait_for("chat.stopStream", within=60)

@@ -6,7 +6,7 @@ import itertools
 import json
 import re
 
-from bots.slack.render import STREAM_LIMIT
+from bots.platforms.slack.render import STREAM_LIMIT
 from citations.render.slack import BLOCKS_LIMIT, SECTION_TEXT_LIMIT
 from pipeline.events import AnswerDelta, Done, Route, Status
 from tests.slack.conftest import ANSWER, cited, mention

@@ -122,7 +122,9 @@ async def test_words_after_an_option_less_command_make_a_question(make_harness):
     async def stats(ctx: CommandContext) -> CommandReply:
         return CommandReply("3 sources")
 
-    h = await make_harness(runtime_kwargs={"plugins": Plugins(ChatCommand("sources", "List", stats))})
+    h = await make_harness(
+        runtime_kwargs={"plugins": Plugins(ChatCommand("sources", "List", stats))}
+    )
     await h.command("sources")
     assert (await h.fake.wait_for("response_url:cmd")).params["text"] == "3 sources"
     await h.command("sources of revenue?")

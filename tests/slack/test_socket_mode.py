@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from bots.dedupe import Dedupe
-from bots.runtime import Runtime
+from bots.core.dedupe import Dedupe
+from bots.core.runtime import Runtime
+from bots.platforms.slack.bot import SlackBot
+from bots.platforms.slack.server import start_socket
 from bots.settings import load_settings
-from bots.slack.bot import SlackBot
-from bots.slack.server import start_socket
 from tests.slack.conftest import ScriptedAnswerer, envelope, mention
 
 

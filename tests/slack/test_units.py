@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from bots.dedupe import Dedupe, MemoryBackend, RedisBackend, build_dedupe
+from bots.core.dedupe import Dedupe, MemoryBackend, RedisBackend, build_dedupe
+from bots.platforms.slack.history import BotIdentity, turns
+from bots.platforms.slack.text import mentions, quiet, strip_mention
 from bots.settings import load_settings
-from bots.slack.history import BotIdentity, turns
-from bots.slack.text import mentions, quiet, strip_mention
 from pipeline.question import Turn
 from tests.fakes.redis_server import redis_server
 

@@ -53,5 +53,7 @@ async def test_the_example_rules_apply_to_slack_questions(make_harness: MakeHarn
     assert len(h.answerer.questions) == 1, "the refused question never reached the pipeline"
     public = [c for c in h.fake.called("chat.postMessage") if "xoxb-" in json.dumps(c.params)]
     assert public == [], "a refused slash question is never restated in the channel"
-    refusal = [c for c in h.fake.called("response_url:cmd") if "secret token" in json.dumps(c.params)]
+    refusal = [
+        c for c in h.fake.called("response_url:cmd") if "secret token" in json.dumps(c.params)
+    ]
     assert refusal and refusal[0].params["response_type"] == "ephemeral"

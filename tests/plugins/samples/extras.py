@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bots.plugins import ChatCommand, CommandContext, CommandReply, hookimpl
 from citations.model import CitedAnswer
-from connectors.documents import Document, Section
+from connectors.knowledge.documents import Document, Section
 
 
 def changelog(text: str = "v1: first release") -> Iterator[Document]:

@@ -1,0 +1,1 @@
+"""The platform-neutral heart of a bot: runtime, feedback, dedupe, limits, queue."""

@@ -1,0 +1,1 @@
+"""Platform adapters: each turns events into questions and shows the runtime's answers."""

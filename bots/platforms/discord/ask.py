@@ -1,0 +1,69 @@
+"""``/ask question:``: defer within Discord's 3 seconds, then stream into the original response."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bots.platforms.discord.places import NO_PINGS, is_allowed, place_of
+from bots.platforms.discord.responder import FAILED, Responder
+from bots.platforms.discord.surfaces import InteractionSurface
+from pipeline.question import Question, Trigger
+
+if TYPE_CHECKING:
+    from bots.platforms.discord.client import CitebotBot
+
+log = logging.getLogger("citebot.discord")
+
+NOT_HERE = "Sorry, I don't answer questions in this channel."
+
+
+class AskCog(commands.Cog):
+    def __init__(self, bot: CitebotBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="ask", description="Ask a question; the answer cites its sources.")
+    @app_commands.describe(question="What would you like to know?")
+    async def ask(self, interaction: discord.Interaction[Any], question: str) -> None:
+        settings = self.bot.settings.discord
+        if not is_allowed(settings, interaction.channel, interaction.guild):
+            await interaction.response.send_message(
+                NOT_HERE, ephemeral=True, allowed_mentions=NO_PINGS
+            )
+            return
+        # the first thing we do: Discord drops an interaction not answered within 3 s
+        await interaction.response.defer(ephemeral=settings.ephemeral, thinking=True)
+        runtime = self.bot.runtime
+        asked = runtime.prepare(
+            Question(
+                text=question,
+                asker=str(interaction.user.id),
+                place=place_of(interaction.channel, interaction.guild),
+                trigger=Trigger.SLASH if interaction.guild is not None else Trigger.DM,
+            )
+        )
+        surface = InteractionSurface(
+            interaction, ephemeral=settings.ephemeral, margin=settings.interaction_margin
+        )
+        await Responder(surface, runtime, asked, interval=settings.edit_interval).run()
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        log.error(
+            "/%s failed", interaction.command.name if interaction.command else "?", exc_info=error
+        )
+        text = FAILED
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+            else:
+                await interaction.response.send_message(
+                    text, ephemeral=True, allowed_mentions=NO_PINGS
+                )
+        except discord.HTTPException:
+            log.debug("could not report the failure to the user", exc_info=True)

@@ -1,0 +1,161 @@
+"""Messages that are questions: @mentions, follow-ups in the bot's threads, and DMs."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from bots.platforms.discord.history import conversation_history, strip_mentions
+from bots.platforms.discord.places import is_allowed, place_of
+from bots.platforms.discord.responder import Responder
+from bots.platforms.discord.surfaces import ChannelSurface
+from bots.settings.sections import DiscordSettings
+from pipeline.question import Question, Trigger, Turn
+
+if TYPE_CHECKING:
+    from bots.platforms.discord.client import CitebotBot
+
+log = logging.getLogger("citebot.discord")
+
+_CONVERSATION = frozenset({discord.MessageType.default, discord.MessageType.reply})
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def thread_name(text: str) -> str:
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    first = _USER_MENTION.sub("", first).strip() or "Question"
+    return first if len(first) <= 100 else first[:99] + "…"
+
+
+class QuestionListener(commands.Cog):
+    def __init__(self, bot: CitebotBot) -> None:
+        self.bot = bot
+
+    @property
+    def settings(self) -> DiscordSettings:
+        return self.bot.settings.discord
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        trigger = self._trigger(message)
+        if trigger is None:
+            return
+        runtime = self.bot.runtime
+        if runtime.dedupe is not None and not await runtime.dedupe.first(
+            "discord", "message", str(message.id)
+        ):
+            return
+        channel = message.channel
+        if trigger is Trigger.MENTION and not isinstance(channel, discord.Thread):
+            await self._answer(message, trigger, await self._thread_for(message))
+            return
+        if isinstance(channel, discord.Thread):
+            self.bot.answered_threads.add(channel.id)
+        await self._answer(
+            message, trigger, ChannelSurface(channel), history=await self._history(message)
+        )
+
+    def _trigger(self, message: discord.Message) -> Trigger | None:
+        """What kind of question this message is, or ``None`` if it is none of citebot's business."""
+        me = self.bot.user
+        if me is None or message.author.id == me.id:
+            return None
+        if (message.author.bot or message.webhook_id) and not self.settings.answer_bots:
+            return None
+        if message.type not in _CONVERSATION:
+            return None
+        if not is_allowed(self.settings, message.channel, message.guild):
+            return None
+        if message.guild is None:
+            return Trigger.DM
+        if self._mentions_me(message):
+            return Trigger.MENTION
+        if isinstance(message.channel, discord.Thread) and self._owns(message.channel):
+            return Trigger.THREAD_FOLLOWUP
+        return None
+
+    def _mentions_me(self, message: discord.Message) -> bool:
+        me = self.bot.user
+        # a reply-with-ping lists the bot in ``mentions`` without writing <@id> in the text
+        if me is not None and any(user.id == me.id for user in message.mentions):
+            return True
+        role = message.guild.self_role if message.guild is not None else None
+        return role is not None and role.id in message.raw_role_mentions
+
+    def _owns(self, thread: discord.Thread) -> bool:
+        me = self.bot.user
+        return (
+            thread.id in self.bot.answered_threads
+            or (me is not None and thread.owner_id == me.id)
+            or thread.me is not None
+        )
+
+    async def _thread_for(self, message: discord.Message) -> ChannelSurface:
+        if self.settings.mention_mode == "thread":
+            try:
+                thread = await message.create_thread(
+                    name=thread_name(self._text(message)),
+                    auto_archive_duration=self.settings.thread_archive_minutes,
+                )
+            except (discord.HTTPException, ValueError) as exc:
+                log.warning(
+                    "could not start a thread in channel %s (%s); replying inline",
+                    message.channel.id,
+                    exc,
+                )
+            else:
+                self.bot.answered_threads.add(thread.id)
+                return ChannelSurface(thread)
+        return ChannelSurface(message.channel, reply_to=message)
+
+    async def _history(self, message: discord.Message) -> tuple[Turn, ...]:
+        me = self.bot.user
+        assert me is not None
+        try:
+            return await conversation_history(
+                message.channel,
+                me=me,
+                before=message,
+                budget=self.bot.settings.pipeline.history_tokens,
+                limit=self.settings.history_messages,
+            )
+        except discord.HTTPException as exc:
+            # answering without context beats not answering
+            log.warning("could not read the history of channel %s: %s", message.channel.id, exc)
+            return ()
+
+    def _text(self, message: discord.Message) -> str:
+        me = self.bot.user
+        assert me is not None
+        role = message.guild.self_role if message.guild is not None else None
+        text = strip_mentions(message.content, me, role.id if role is not None else None)
+        for user in message.mentions:
+            text = re.sub(rf"<@!?{user.id}>", "@" + user.display_name, text)
+        return text
+
+    async def _answer(
+        self,
+        message: discord.Message,
+        trigger: Trigger,
+        surface: ChannelSurface,
+        *,
+        history: tuple[Turn, ...] = (),
+    ) -> None:
+        runtime = self.bot.runtime
+        text = self._text(message)
+        if not text and trigger is Trigger.THREAD_FOLLOWUP:
+            return  # an image, a sticker, or content hidden without the MESSAGE_CONTENT intent
+        question = runtime.prepare(
+            Question(
+                text=text,
+                asker=str(message.author.id),
+                place=place_of(message.channel, message.guild),
+                trigger=trigger,
+                history=history,
+            )
+        )
+        await Responder(surface, runtime, question, interval=self.settings.edit_interval).run()

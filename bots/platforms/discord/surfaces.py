@@ -1,0 +1,197 @@
+"""Where an answer is drawn: a channel message, or an interaction's original response.
+
+A surface has one primary message, which ``show`` creates or edits, and
+``more`` adds messages after it. Everything sent carries ``NO_PINGS``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
+
+import discord
+
+from bots.platforms.discord.places import NO_PINGS
+
+log = logging.getLogger("citebot.discord")
+
+#: Discord's answers when an interaction token is no longer valid.
+_TOKEN_GONE = frozenset({50027, 10015})
+
+
+class Surface(Protocol):
+    async def show(
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
+    ) -> None: ...
+
+    async def more(
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
+    ) -> None: ...
+
+
+def _extras(embeds: Sequence[discord.Embed], view: discord.ui.View | None) -> dict[str, Any]:
+    extras: dict[str, Any] = {}
+    if embeds:
+        extras["embeds"] = list(embeds)
+    if view is not None:
+        extras["view"] = view
+    return extras
+
+
+class ChannelSurface:
+    """Messages in a channel, thread or DM; inline answers reply to the question."""
+
+    def __init__(
+        self, channel: discord.abc.Messageable, *, reply_to: discord.Message | None = None
+    ) -> None:
+        self.channel = channel
+        self.reply_to = reply_to
+        self.message: discord.Message | None = None
+
+    async def show(
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
+    ) -> None:
+        if self.message is None:
+            reference = (
+                self.reply_to.to_reference(fail_if_not_exists=False) if self.reply_to else None
+            )
+            self.message = await self.channel.send(
+                content,
+                reference=reference,  # type: ignore[arg-type]
+                mention_author=False,
+                allowed_mentions=NO_PINGS,
+                suppress_embeds=not embeds,
+                **_extras(embeds, view),
+            )
+            return
+        # the Sources embed is ours; link previews stay off because the content wraps URLs in <>
+        await self.message.edit(
+            content=content,
+            embeds=list(embeds),
+            view=view,
+            allowed_mentions=NO_PINGS,
+            suppress=not embeds,
+        )
+
+    async def more(
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
+    ) -> None:
+        await self.channel.send(
+            content, allowed_mentions=NO_PINGS, suppress_embeds=not embeds, **_extras(embeds, view)
+        )
+
+
+class InteractionSurface:
+    """The deferred response of an app command, edited in place.
+
+    The interaction token lives 15 minutes. Shortly before it expires, or as
+    soon as Discord rejects it, the answer moves to a normal message in the
+    channel (in a DM for an ephemeral answer), so a slow answer is never lost.
+    """
+
+    def __init__(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        ephemeral: bool,
+        margin: float,
+        clock: Callable[[], Any] = discord.utils.utcnow,
+    ) -> None:
+        self.interaction = interaction
+        self.ephemeral = ephemeral
+        self.margin = margin
+        self._clock = clock
+        self.moved: ChannelSurface | None = None
+
+    def _fresh(self) -> bool:
+        left: float = (self.interaction.expires_at - self._clock()).total_seconds()
+        return left > self.margin
+
+    async def show(
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
+    ) -> None:
+        moved = await self._send(
+            lambda: self.interaction.edit_original_response(
+                content=content, allowed_mentions=NO_PINGS, **_extras(embeds, view)
+            )
+        )
+        if moved is not None:
+            await moved.show(content, embeds=embeds, view=view)
+
+    async def more(
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
+    ) -> None:
+        moved = await self._send(
+            lambda: self.interaction.followup.send(
+                content,
+                ephemeral=self.ephemeral,
+                allowed_mentions=NO_PINGS,
+                suppress_embeds=not embeds,
+                **_extras(embeds, view),
+            )
+        )
+        if moved is not None:
+            await moved.more(content, embeds=embeds, view=view)
+
+    async def _send(self, send: Callable[[], Awaitable[object]]) -> ChannelSurface | None:
+        """``send`` through the interaction while its token lasts; otherwise the
+        channel surface the answer moved to, for the caller to send there."""
+        if self.moved is None and not self._fresh():
+            await self._move(token_valid=not self.interaction.is_expired())
+        if self.moved is None:
+            try:
+                await send()
+                return None
+            except discord.HTTPException as exc:
+                if exc.status != 401 and exc.code not in _TOKEN_GONE:
+                    raise
+                await self._move(token_valid=False)
+        return self.moved
+
+    async def _move(self, *, token_valid: bool) -> None:
+        channel = await self._destination()
+        where = "in your DMs" if self.ephemeral else "below"
+        log.info("interaction %s is about to expire; continuing %s", self.interaction.id, where)
+        if token_valid:
+            try:
+                await self.interaction.edit_original_response(
+                    content=f"↪ This is taking a while; the answer continues {where}.",
+                    allowed_mentions=NO_PINGS,
+                )
+            except discord.HTTPException:
+                log.debug(
+                    "could not point the expiring interaction at its continuation", exc_info=True
+                )
+        self.moved = ChannelSurface(channel)
+
+    async def _destination(self) -> discord.abc.Messageable:
+        channel = self.interaction.channel
+        if self.ephemeral or not isinstance(channel, discord.abc.Messageable):
+            # an ephemeral answer must not become public: continue privately
+            return await self.interaction.user.create_dm()
+        return channel

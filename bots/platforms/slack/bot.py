@@ -1,0 +1,317 @@
+"""The Slack bot: one Bolt ``AsyncApp`` wired to the citebot ``Runtime``.
+
+Bolt acks every event before a listener runs, so the 3-second rule holds however
+long an answer takes; the listeners below only decide *whether* to answer, and
+``answer()`` does the rest in the background.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bots.core.dedupe import Dedupe
+from bots.settings import SettingsError
+from bots.settings.sections import SlackSettings
+from pipeline.events import Done, Progress
+from pipeline.question import Question, Trigger
+
+from . import listeners
+from .access import allowed, is_dm
+from .feedback import record_answer
+from .history import BotIdentity, bot_in_thread, fetch_thread, turns
+from .questions import from_event, in_thread, is_user_text
+from .responder import Responder, Target
+from .text import mentions
+
+if TYPE_CHECKING:
+    from bots.core.runtime import Runtime
+
+log = logging.getLogger("citebot.slack")
+
+#: how long a thread the bot answered stays "ours" for follow-ups without a mention
+THREAD_TTL = 14 * 24 * 3600.0
+
+
+def check_settings(slack: SlackSettings) -> None:
+    """One readable line per missing credential, before anything slow is built."""
+    problems = []
+    if slack.bot_token is None:
+        problems.append(
+            "setting slack.bot_token: required [env CITEBOT_SLACK__BOT_TOKEN or SLACK_BOT_TOKEN]"
+        )
+    if slack.mode == "http" and slack.signing_secret is None:
+        problems.append(
+            "setting slack.signing_secret: required in HTTP mode "
+            "[env CITEBOT_SLACK__SIGNING_SECRET or SLACK_SIGNING_SECRET]"
+        )
+    if slack.mode == "socket" and slack.app_token is None:
+        problems.append(
+            "setting slack.app_token: required in Socket Mode (an xapp- token with "
+            "connections:write) [env CITEBOT_SLACK__APP_TOKEN or SLACK_APP_TOKEN]"
+        )
+    if problems:
+        raise SettingsError(problems)
+
+
+def web_client(runtime: Runtime) -> AsyncWebClient:
+    slack = runtime.settings.slack
+    token = slack.bot_token.get_secret_value() if slack.bot_token else None
+    # slack-sdk opens a new aiohttp session (and connection) per call unless given one;
+    # under load that handshake costs more than the call itself
+    try:
+        asyncio.get_running_loop()
+        session: aiohttp.ClientSession | None = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=100)
+        )
+    except RuntimeError:
+        session = None
+    client = AsyncWebClient(token=token, base_url=slack.api_url, session=session)
+    client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=3))
+    return client
+
+
+BOLT_LOGGER = "citebot.slack.bolt"
+
+
+class SlackBot:
+    def __init__(
+        self,
+        runtime: Runtime,
+        *,
+        client: AsyncWebClient | None = None,
+        dedupe: Dedupe | None = None,
+    ) -> None:
+        check_settings(runtime.settings.slack)
+        self.runtime = runtime
+        self.settings = runtime.settings.slack
+        self.client = client or web_client(runtime)
+        if dedupe is None:
+            dedupe = (
+                runtime.dedupe
+                if isinstance(runtime.dedupe, Dedupe)
+                else Dedupe(ttl=runtime.settings.ops.dedupe_ttl)
+            )
+        self.dedupe = dedupe
+        http = self.settings.mode == "http"
+        secret = self.settings.signing_secret
+        self.app = AsyncApp(
+            client=self.client,
+            signing_secret=secret.get_secret_value() if secret else None,
+            request_verification_enabled=http,
+            process_before_response=False,
+            # Bolt copies a level onto the logger named after the app on every request;
+            # naming it "citebot" would freeze the whole citebot logger tree at that level
+            name=BOLT_LOGGER,
+            logger=logging.getLogger(BOLT_LOGGER),
+        )
+        self._busy = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.answered = 0
+        listeners.register(self)
+
+    # -- deciding whether to answer -------------------------------------------
+
+    def _allowed(self, team: str | None, channel: str | None, *, dm: bool) -> bool:
+        ok = allowed(self.settings, team=team, channel=channel, dm=dm)
+        if not ok:
+            log.info("ignoring a question from %s/%s: not an allowed place", team, channel)
+        return ok
+
+    async def on_mention(self, event: dict[str, Any], team: str | None, me: BotIdentity) -> None:
+        if not is_user_text(event, answer_bots=self.settings.answer_bots):
+            return
+        channel = event.get("channel")
+        if not channel or not self._allowed(team, channel, dm=False):
+            return
+        if not await self._claim(channel, event["ts"]):
+            return
+        await self._ask(event, team, channel, me, Trigger.MENTION)
+
+    async def on_message(self, event: dict[str, Any], team: str | None, me: BotIdentity) -> None:
+        if not is_user_text(event, answer_bots=self.settings.answer_bots):
+            return
+        channel = event.get("channel")
+        if not channel:
+            return
+        dm = is_dm(channel, event.get("channel_type"))
+        if dm:
+            await self._on_dm(event, team, channel, me)
+        elif in_thread(event):
+            await self._on_thread_reply(event, team, channel, me)
+        # a top-level channel message is app_mention's business
+
+    async def _on_dm(
+        self, event: dict[str, Any], team: str | None, channel: str, me: BotIdentity
+    ) -> None:
+        if not self._allowed(team, channel, dm=True) or not await self._claim(channel, event["ts"]):
+            return
+        await self._ask(event, team, channel, me, Trigger.DM)
+
+    async def _on_thread_reply(
+        self, event: dict[str, Any], team: str | None, channel: str, me: BotIdentity
+    ) -> None:
+        mentioned = mentions(event.get("text") or "", me.user_id)
+        if not (self.settings.followups or mentioned):
+            return
+        if not self._allowed(team, channel, dm=False):
+            return
+        thread_ts = event["thread_ts"]
+        messages: list[dict[str, Any]] | None = None
+        ours = await self._seen_thread(channel, thread_ts) or (
+            bool(me.user_id) and event.get("parent_user_id") == me.user_id
+        )
+        if not ours and self.settings.followup_scan:
+            messages = await fetch_thread(self.client, channel=channel, thread_ts=thread_ts)
+            ours = bot_in_thread(messages, me)
+        if not ours:
+            # a mention in a thread the bot is not in still arrives as app_mention
+            return
+        if not await self._claim(channel, event["ts"]):
+            return
+        trigger = Trigger.MENTION if mentioned else Trigger.THREAD_FOLLOWUP
+        await self._ask(event, team, channel, me, trigger, messages)
+
+    async def _ask(
+        self,
+        event: dict[str, Any],
+        team: str | None,
+        channel: str,
+        me: BotIdentity,
+        trigger: Trigger,
+        messages: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Answer ``event`` in its thread (or a new one under it), with the thread so
+        far as history; ``messages`` is the thread when it was already fetched."""
+        history: tuple[Any, ...] = ()
+        if in_thread(event):
+            if messages is None:
+                messages = await fetch_thread(
+                    self.client, channel=channel, thread_ts=event["thread_ts"]
+                )
+            history = self._history(messages, me, event)
+        question = from_event(
+            event, team=team, bot_user_id=me.user_id, trigger=trigger, history=history
+        )
+        await self.answer(
+            question, Target(channel, question.place.thread or event["ts"], team, event.get("user"))
+        )
+
+    def _history(
+        self, messages: list[dict[str, Any]], me: BotIdentity, event: dict[str, Any]
+    ) -> tuple[Any, ...]:
+        return turns(
+            messages,
+            me,
+            budget_tokens=self.settings.history_tokens,
+            exclude_ts=event.get("ts"),
+            include_bots=self.settings.answer_bots,
+        )
+
+    async def _claim(self, channel: str, ts: str) -> bool:
+        """One answer per post: app_mention and message.* both deliver a mention in a thread."""
+        try:
+            first = await self.dedupe.first("slack", "msg", channel, ts)
+        except Exception:
+            log.warning("dedupe backend failed; answering anyway", exc_info=True)
+            return True
+        if not first:
+            log.debug("already answering %s/%s", channel, ts)
+        return first
+
+    async def _seen_thread(self, channel: str, thread_ts: str) -> bool:
+        try:
+            return await self.dedupe.seen("slack", "thread", channel, thread_ts)
+        except Exception:
+            log.warning("dedupe backend failed", exc_info=True)
+            return False
+
+    async def remember_thread(self, channel: str, thread_ts: str) -> None:
+        try:
+            await self.dedupe.remember("slack", "thread", channel, thread_ts, ttl=THREAD_TTL)
+        except Exception:
+            log.warning("dedupe backend failed", exc_info=True)
+
+    # -- answering -------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def busy(self) -> AsyncIterator[None]:
+        """Counts work in flight, so shutdown (and tests) can wait for it."""
+        self._busy += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._idle.set()
+
+    async def answer(
+        self, question: Question, target: Target, *, screened: bool = False
+    ) -> Done | None:
+        """Answer ``question`` in ``target``'s thread; returns the ``Done`` or ``None`` on failure.
+
+        A ``screened`` question already went through ``runtime.prepare`` and ``runtime.screen``.
+        """
+        async with self.busy():
+            await self.remember_thread(target.channel, target.thread_ts)
+            if not screened:
+                question = self.runtime.prepare(question)
+            store = self.runtime.feedback
+            responder = Responder(
+                self.client,
+                self.settings,
+                target,
+                answer_id=question.id if store is not None else None,
+            )
+            done = await responder.run(
+                self._recorded(question, self.runtime.ask(question, screened=screened))
+            )
+            self.answered += 1
+            return done
+
+    async def _recorded(
+        self, question: Question, progress: AsyncIterator[Progress]
+    ) -> AsyncIterator[Progress]:
+        # the answer is stored before its buttons can be clicked
+        async for event in progress:
+            if isinstance(event, Done) and event.error is None:
+                await record_answer(
+                    self.runtime.feedback,
+                    question.id,
+                    question=question.text,
+                    route=str(event.route),
+                    answer=event.answer,
+                )
+            yield event
+
+    async def drain(self) -> None:
+        """Wait until no answer is in flight (graceful shutdown, tests)."""
+        await self._idle.wait()
+
+    async def close(self) -> None:
+        """Let answers in flight finish, then release the HTTP session."""
+        await self.drain()
+        session = self.client.session
+        if session is not None and not session.closed:
+            await session.close()
+
+    async def post_error(self, target: Target, text: str) -> None:
+        try:
+            await self.client.chat_postMessage(
+                channel=target.channel, thread_ts=target.thread_ts, text=text, unfurl_links=False
+            )
+        except SlackApiError as exc:
+            log.warning(
+                "could not post an error in %s: %s", target.channel, exc.response.get("error")
+            )

@@ -1,0 +1,1 @@
+"""The knowledge base: sources, parsing, chunking, ingest, crawler, stores."""

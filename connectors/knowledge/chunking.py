@@ -1,0 +1,122 @@
+"""Cut documents into chunks: sections first, then sentences within a size budget.
+
+Each chunk keeps the character offsets of its text in the source the connector
+read, so a citation can point back at the exact span.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from citations.sentences import Boundaries, pack
+from connectors.knowledge.documents import Document, Section
+
+__all__ = ["Chunk", "chunk_document", "document_ref", "section_title", "section_url"]
+
+TITLE_SEPARATOR = " › "
+
+# A sentence ends at . ! ? (maybe closed by a quote or bracket) before whitespace,
+# or at a blank line (paragraphs, list blocks and headings without a full stop).
+# Simpler than citations' PROSE on purpose: chunk offsets are stored, and the
+# ingest fingerprint would not notice a change of rules, so old and new chunks
+# would mix in one store.
+_BOUNDARIES = Boundaries(re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n"))
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One retrievable, addressable piece of a document."""
+
+    text: str
+    url: str
+    title: str
+    document_key: str
+    collection: str
+    kind: str
+    start: int
+    end: int
+    page: int | None
+    anchor: str | None
+    content_hash: str
+    ordinal: int
+
+    @property
+    def document_ref(self) -> str:
+        return document_ref(self.collection, self.document_key)
+
+    @property
+    def id(self) -> str:
+        """Stable across runs, so re-writing a chunk never duplicates it."""
+        raw = f"{self.document_ref}\0{self.content_hash}\0{self.ordinal}"
+        return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32]
+
+    def metadata(self) -> dict[str, str | int]:
+        """Flat, fully typed metadata: every store sees the same columns for every chunk."""
+        return {
+            "url": self.url,
+            "title": self.title,
+            "document_key": self.document_key,
+            "collection": self.collection,
+            "kind": self.kind,
+            "start": self.start,
+            "end": self.end,
+            "page": self.page or 0,
+            "anchor": self.anchor or "",
+            "content_hash": self.content_hash,
+        }
+
+
+def document_ref(collection: str, key: str) -> str:
+    """An opaque id for a document in a collection, safe in any store's filter syntax."""
+    return hashlib.sha256(f"{collection}\0{key}".encode()).hexdigest()[:32]
+
+
+def section_title(document: Document, section: Section) -> str:
+    heading = section.heading.strip()
+    if not heading or heading == document.title:
+        return document.title
+    return f"{document.title}{TITLE_SEPARATOR}{heading}"
+
+
+def section_url(document: Document, section: Section) -> str:
+    base = document.url.split("#", 1)[0]
+    if section.page is not None:
+        return f"{base}#page={section.page}"
+    if section.anchor:
+        return f"{base}#{section.anchor}"
+    return document.url
+
+
+def chunk_document(
+    document: Document, *, max_chars: int = 1200, overlap_sentences: int = 0
+) -> list[Chunk]:
+    chunks: list[Chunk] = []
+    for section in document.sections:
+        url = section_url(document, section)
+        title = section_title(document, section)
+        for start, end in split_spans(section.text, max_chars, overlap_sentences):
+            chunks.append(
+                Chunk(
+                    text=section.text[start:end],
+                    url=url,
+                    title=title,
+                    document_key=document.key,
+                    collection=document.collection,
+                    kind=document.kind,
+                    start=section.start + start,
+                    end=section.start + end,
+                    page=section.page,
+                    anchor=section.anchor,
+                    content_hash=document.content_hash,
+                    ordinal=len(chunks),
+                )
+            )
+    return chunks
+
+
+def split_spans(text: str, max_chars: int, overlap_sentences: int = 0) -> list[tuple[int, int]]:
+    """Pack whole sentences into spans of at most ``max_chars`` (a single long sentence is cut)."""
+    runs = pack(text, max_chars, cut=True, overlap=overlap_sentences, boundaries=_BOUNDARIES)
+    return [(run.start, run.end) for run in runs]

@@ -1,0 +1,88 @@
+"""Turn file contents (Markdown, text, HTML, PDF) into addressable ``Document`` sections."""
+
+from __future__ import annotations
+
+from connectors.knowledge.documents import Document, Section
+
+from .html import parse_html
+from .markdown import parse_markdown
+from .pdf import UnreadablePDF, parse_pdf
+from .slugs import Slugger, plain_heading, slugify
+
+__all__ = [
+    "KINDS",
+    "Slugger",
+    "UnreadableFile",
+    "kind_of",
+    "parse_bytes",
+    "parse_html",
+    "parse_markdown",
+    "parse_pdf",
+    "plain_heading",
+    "slugify",
+]
+
+#: File suffix → document kind.
+KINDS: dict[str, str] = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "text",
+    ".html": "html",
+    ".htm": "html",
+    ".pdf": "pdf",
+}
+
+
+class UnreadableFile(ValueError):
+    """Corrupt or not what its name says; the message says why in a few words."""
+
+
+def kind_of(name: str) -> str | None:
+    dot = name.rfind(".")
+    return KINDS.get(name[dot:].lower()) if dot >= 0 else None
+
+
+def _decode(data: bytes) -> str:
+    if b"\x00" in data[:8192]:
+        raise UnreadableFile("binary content, not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(f"not UTF-8 text (byte {exc.start})") from None
+
+
+def parse_text(text: str) -> tuple[Section, ...]:
+    end = len(text.rstrip())
+    start = len(text) - len(text.lstrip())
+    if start >= end:
+        return ()
+    return (Section(text=text[start:end], start=start, end=end),)
+
+
+def parse_bytes(
+    data: bytes, *, kind: str, key: str, url: str, fallback_title: str, collection: str = "default"
+) -> Document:
+    """A document from raw bytes; ``UnreadableFile`` if they cannot be read as ``kind``."""
+    sections: tuple[Section, ...]
+    if kind == "pdf":
+        try:
+            title, sections = parse_pdf(data, fallback_title)
+        except UnreadablePDF as exc:
+            raise UnreadableFile(str(exc)) from None
+    elif kind == "markdown":
+        title, sections = parse_markdown(_decode(data), fallback_title)
+    elif kind == "html":
+        title, sections = parse_html(_decode(data), fallback_title)
+    elif kind == "text":
+        title, sections = fallback_title, parse_text(_decode(data))
+    else:
+        raise UnreadableFile(f"unsupported kind {kind!r}")
+    return Document(
+        key=key,
+        url=url,
+        title=title,
+        sections=sections,
+        kind=kind,
+        collection=collection,
+        content_hash=Document.hash_of(data),
+    )

@@ -1,0 +1,109 @@
+"""Markdown: one section per heading, each the verbatim slice of the file it spans."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from connectors.knowledge.documents import Section
+
+from .slugs import Slugger, plain_heading
+
+__all__ = ["parse_markdown"]
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.DOTALL)
+_FM_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
+
+
+@dataclass(slots=True)
+class _Heading:
+    level: int
+    text: str
+    start: int  # where the heading's first line begins
+    body: int  # where the text after the heading begins
+
+
+def _headings(text: str, offset: int) -> list[_Heading]:
+    found: list[_Heading] = []
+    fence: str | None = None
+    pos = offset
+    lines = text[offset:].splitlines(keepends=True)
+    previous: tuple[int, str] | None = None  # a paragraph line that a setext underline may promote
+    for line in lines:
+        stripped = line.rstrip("\r\n")
+        start, pos = pos, pos + len(line)
+        fence_match = _FENCE.match(stripped)
+        if fence is not None:
+            if (
+                fence_match
+                and fence_match.group(1)[0] == fence[0]
+                and len(fence_match.group(1)) >= len(fence)
+            ):
+                fence = None
+            continue
+        if fence_match:
+            fence, previous = fence_match.group(1), None
+            continue
+        atx = _ATX.match(stripped)
+        if atx:
+            found.append(_Heading(len(atx.group(1)), plain_heading(atx.group(2) or ""), start, pos))
+            previous = None
+            continue
+        setext = _SETEXT.match(stripped)
+        if setext and previous is not None:
+            level = 1 if setext.group(1)[0] == "=" else 2
+            found.append(_Heading(level, plain_heading(previous[1]), previous[0], pos))
+            previous = None
+            continue
+        if stripped.strip() and not stripped.startswith((" " * 4, "\t")):
+            previous = (start, stripped)
+        else:
+            previous = None
+    return found
+
+
+def _title(text: str, headings: list[_Heading]) -> str | None:
+    front = _FRONT_MATTER.match(text)
+    if front:
+        title = _FM_TITLE.search(front.group(1))
+        if title:
+            return title.group(1).strip("'\"")
+    for heading in headings:
+        if heading.level == 1 and heading.text:
+            return heading.text
+    return next((h.text for h in headings if h.text), None)
+
+
+def _section(text: str, start: int, end: int, body: int, **fields: object) -> Section | None:
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    while start < end and text[start].isspace():
+        start += 1
+    if not text[max(start, body) : end].strip():
+        return None  # a heading with nothing under it is not worth retrieving
+    return Section(text=text[start:end], start=start, end=end, **fields)  # type: ignore[arg-type]
+
+
+def parse_markdown(text: str, fallback_title: str) -> tuple[str, tuple[Section, ...]]:
+    front = _FRONT_MATTER.match(text)
+    offset = front.end() if front else 0
+    headings = _headings(text, offset)
+    title = _title(text, headings) or fallback_title
+    slugger = Slugger()
+    sections: list[Section] = []
+    first = headings[0].start if headings else len(text)
+    preamble = _section(text, offset, first, offset)
+    if preamble:
+        sections.append(preamble)
+    for i, heading in enumerate(headings):
+        anchor = slugger.slug(heading.text)
+        end = headings[i + 1].start if i + 1 < len(headings) else len(text)
+        section = _section(
+            text, heading.start, end, heading.body, heading=heading.text, anchor=anchor
+        )
+        if section:
+            sections.append(section)
+    return title, tuple(sections)

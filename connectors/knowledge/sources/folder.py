@@ -1,0 +1,92 @@
+"""A folder (or single file) of Markdown, text, HTML and PDF documents."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+from connectors.errors import SourceNotFound
+from connectors.knowledge.documents import Document, Skipped
+from connectors.knowledge.parsing import KINDS, UnreadableFile, kind_of, parse_bytes
+
+__all__ = ["SUFFIXES", "folder_files", "folder_source_id", "read_folder"]
+
+log = logging.getLogger("citebot.sources.folder")
+
+SUFFIXES = tuple(KINDS)
+
+
+def folder_source_id(root: Path | str) -> str:
+    """What the ingest manifest files this folder's documents under."""
+    return Path(root).resolve().as_uri()
+
+
+def folder_files(root: Path | str) -> list[Path]:
+    """Every visible file under ``root`` (or ``root`` itself), in a stable order."""
+    path = Path(root)
+    if not path.exists():
+        raise SourceNotFound(f"no such file or directory: {root}")
+    if path.is_file():
+        return [path]
+    files: list[Path] = []
+    for folder, dirs, names in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        files.extend(Path(folder) / n for n in sorted(names) if not n.startswith("."))
+    return files
+
+
+def _url(path: Path, relative: str, url_base: str | None) -> str:
+    if url_base is None:
+        return path.resolve().as_uri()
+    return url_base.rstrip("/") + "/" + quote(relative)
+
+
+def _title_from_name(path: Path) -> str:
+    stem = path.stem.replace("-", " ").replace("_", " ").strip()
+    return stem[:1].upper() + stem[1:] if stem else path.name
+
+
+def read_folder(
+    root: Path | str, *, url_base: str | None = None, collection: str = "default"
+) -> Iterator[Document | Skipped]:
+    """Documents under ``root``; what can't be read comes out as ``Skipped``, never an error."""
+    base = Path(root)
+    files = folder_files(base)
+    anchor_dir = base if base.is_dir() else base.parent
+    for path in files:
+        relative = path.relative_to(anchor_dir).as_posix()
+        key = path.resolve().as_uri()
+        kind = kind_of(path.name)
+        if kind is None:
+            # Images and the like sit next to docs all the time; only a file named
+            # on its own is worth a warning.
+            if path == base:
+                yield Skipped(relative, f"unsupported file type {path.suffix or '(none)'}")
+            else:
+                log.info("ignoring %s: not %s", relative, "/".join(SUFFIXES))
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            yield Skipped(relative, f"cannot read: {exc.strerror or exc}")
+            continue
+        try:
+            document = parse_bytes(
+                data,
+                kind=kind,
+                key=key,
+                url=_url(path, relative, url_base),
+                fallback_title=_title_from_name(path),
+                collection=collection,
+            )
+        except UnreadableFile as exc:
+            yield Skipped(relative, str(exc))
+            continue
+        if not document.sections:
+            yield Skipped(relative, "no text")
+            continue
+        yield dataclasses.replace(document, metadata={"path": relative})

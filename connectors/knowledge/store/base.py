@@ -1,0 +1,254 @@
+"""A knowledge store over any LlamaIndex vector store.
+
+``KnowledgeStore`` is what ingestion writes to and what the pipeline retrieves
+from (``pipeline.ports.Retriever``). Back ends (LanceDB, Weaviate) subclass it
+and supply the vector store plus the few things LlamaIndex has no generic API
+for: counting rows, closing, compacting after a batch of writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from llama_index.core.base.embeddings.base import BaseEmbedding
+from llama_index.core.schema import (
+    BaseNode,
+    MetadataMode,
+    NodeRelationship,
+    RelatedNodeInfo,
+    TextNode,
+)
+from llama_index.core.vector_stores.types import (
+    BasePydanticVectorStore,
+    FilterOperator,
+    MetadataFilter,
+    MetadataFilters,
+    VectorStoreQuery,
+    VectorStoreQueryMode,
+    VectorStoreQueryResult,
+)
+
+from citations.model import Locator, Origin, Source
+from connectors.errors import StoreError, one_line
+from connectors.knowledge.chunking import Chunk, document_ref
+from connectors.providers.embeddings import embedding_id
+from pipeline.ports import Hit
+
+__all__ = ["KnowledgeStore", "chunk_node", "hit_from_node", "scope_filters"]
+
+log = logging.getLogger("citebot.store")
+
+#: Metadata that only addresses a chunk; kept out of what gets embedded.
+_NOT_EMBEDDED = (
+    "url",
+    "document_key",
+    "collection",
+    "kind",
+    "start",
+    "end",
+    "page",
+    "anchor",
+    "content_hash",
+)
+
+
+def chunk_node(chunk: Chunk) -> TextNode:
+    """The LlamaIndex node for a chunk: its title is embedded with the text, the rest is not."""
+    return TextNode(
+        id_=chunk.id,
+        text=chunk.text,
+        metadata=chunk.metadata(),
+        excluded_embed_metadata_keys=list(_NOT_EMBEDDED),
+        excluded_llm_metadata_keys=list(_NOT_EMBEDDED),
+        start_char_idx=chunk.start,
+        end_char_idx=chunk.end,
+        relationships={NodeRelationship.SOURCE: RelatedNodeInfo(node_id=chunk.document_ref)},
+    )
+
+
+def scope_filters(scope: Sequence[str] | None) -> MetadataFilters | None:
+    """The collection filter every store applies inside its own query."""
+    if scope is None:
+        return None
+    return MetadataFilters(
+        filters=[MetadataFilter(key="collection", value=list(scope), operator=FilterOperator.IN)]
+    )
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number
+
+
+def hit_from_node(node: BaseNode, score: float) -> Hit:
+    meta = node.metadata
+    page = _int_or_none(meta.get("page"))
+    locator = Locator(
+        page=page or None,
+        anchor=str(meta.get("anchor") or "") or None,
+        start=_int_or_none(meta.get("start")),
+        end=_int_or_none(meta.get("end")),
+    )
+    source = Source(
+        id=0,
+        url=str(meta.get("url", "")),
+        title=str(meta.get("title", "")),
+        text=node.get_content(metadata_mode=MetadataMode.NONE),
+        locator=locator,
+        origin=Origin.KB,
+    )
+    return Hit(source=source, score=score, collection=str(meta.get("collection", "default")))
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float | None:
+    if not a or not b or len(a) != len(b):
+        return None
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(y * y for y in b))
+    if not na or not nb:
+        return None
+    return dot / (na * nb)
+
+
+class KnowledgeStore:
+    """Chunks in, cited hits out. Hybrid search; the scope is a filter in the store's query."""
+
+    kind = "generic"
+
+    def __init__(
+        self,
+        vector_store: BasePydanticVectorStore | None,
+        embedding: BaseEmbedding,
+        *,
+        alpha: float | None = None,
+    ) -> None:
+        self._vector_store = vector_store
+        self.embedding = embedding
+        self.alpha = alpha
+
+    @property
+    def vector_store(self) -> BasePydanticVectorStore | None:
+        """``None`` while a back end has nothing stored yet (nothing created on disk)."""
+        return self._vector_store
+
+    def writable_vector_store(self) -> BasePydanticVectorStore:
+        """The vector store, created if the back end creates it lazily."""
+        if self._vector_store is None:
+            raise StoreError(f"the {self.kind} store is not open for writing")
+        return self._vector_store
+
+    @property
+    def embedding_id(self) -> str:
+        return embedding_id(self.embedding)
+
+    # -- writing -----------------------------------------------------------
+
+    def add(self, chunks: Sequence[Chunk]) -> int:
+        """Embed and write ``chunks``; returns how many were written."""
+        if not chunks:
+            return 0
+        nodes = [chunk_node(c) for c in chunks]
+        texts = [n.get_content(metadata_mode=MetadataMode.EMBED) for n in nodes]
+        vectors = self.embedding.get_text_embedding_batch(texts)
+        for node, vector in zip(nodes, vectors, strict=True):
+            node.embedding = vector
+        store = self.writable_vector_store()
+        try:
+            store.add(list(nodes))
+        except StoreError:
+            raise
+        except Exception as exc:
+            raise StoreError(f"cannot write to the {self.kind} store: {one_line(exc)}") from exc
+        return len(nodes)
+
+    def delete(self, document_keys: Iterable[str], collection: str) -> None:
+        """Remove every chunk of these documents from ``collection``."""
+        store = self.vector_store
+        if store is None:
+            return
+        for key in document_keys:
+            try:
+                store.delete(document_ref(collection, key))
+            except Exception as exc:
+                raise StoreError(
+                    f"cannot delete from the {self.kind} store: {one_line(exc)}"
+                ) from exc
+
+    def optimize(self) -> None:
+        """Called after a batch of writes (index upkeep). Back ends override."""
+
+    def count(self) -> int:
+        """How many chunks the store holds. Back ends override."""
+        raise NotImplementedError(f"{type(self).__name__} cannot count its chunks")
+
+    def close(self) -> None:
+        """Release connections. Back ends override."""
+
+    def __enter__(self) -> KnowledgeStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading -----------------------------------------------------------
+
+    def build_query(
+        self, query: str, embedding: list[float], *, top_k: int, scope: Sequence[str] | None
+    ) -> VectorStoreQuery:
+        return VectorStoreQuery(
+            query_embedding=embedding,
+            query_str=query,
+            similarity_top_k=top_k,
+            mode=VectorStoreQueryMode.HYBRID,
+            alpha=self.alpha,
+            filters=scope_filters(scope),
+        )
+
+    def run_query(self, query: VectorStoreQuery) -> VectorStoreQueryResult:
+        """Runs in a worker thread. Back ends override to tune their query."""
+        store = self.vector_store
+        if store is None:
+            return VectorStoreQueryResult(nodes=[], similarities=[], ids=[])
+        return store.query(query)
+
+    async def retrieve(self, query: str, *, top_k: int, scope: Sequence[str] | None) -> list[Hit]:
+        """``pipeline.ports.Retriever``: hybrid search limited to ``scope`` (None = every collection)."""
+        if top_k <= 0 or not query.strip() or (scope is not None and not scope):
+            return []
+        if self.vector_store is None:
+            return []
+        vector = await self.embedding.aget_query_embedding(query)
+        request = self.build_query(query, vector, top_k=top_k, scope=scope)
+        try:
+            result = await asyncio.to_thread(self.run_query, request)
+        except StoreError:
+            raise
+        except Exception as exc:
+            raise StoreError(
+                f"the {self.kind} store failed to answer a query: {one_line(exc)}"
+            ) from exc
+        return self._hits(result, vector)
+
+    def _hits(self, result: VectorStoreQueryResult, vector: list[float]) -> list[Hit]:
+        nodes = result.nodes or []
+        similarities = list(result.similarities or [])
+        hits = []
+        for i, node in enumerate(nodes):
+            # The hybrid rank decides the order; the score says how close the meaning is,
+            # on the same 0..1 scale whatever the back end's fusion produced.
+            cosine = _cosine(vector, node.embedding) if node.embedding else None
+            raw = (
+                cosine
+                if cosine is not None
+                else (similarities[i] if i < len(similarities) else 0.0)
+            )
+            hits.append(hit_from_node(node, min(1.0, max(0.0, float(raw)))))
+        return hits

@@ -1,0 +1,1 @@
+"""Providers of the pipeline's ports: LLMs, embeddings, web search."""
