@@ -124,7 +124,7 @@ async def baseline(api_url: str) -> list[float]:
 async def remote_slack() -> AsyncIterator[str]:
     """The fake Web API in its own process, as the real one is: its work is not billed to the bot."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.fakes.slack_api", stdout=asyncio.subprocess.PIPE
+        sys.executable, "-m", "bots.testing.slack_api", stdout=asyncio.subprocess.PIPE
     )
     assert proc.stdout is not None
     url = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode().strip()

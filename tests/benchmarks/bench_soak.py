@@ -40,12 +40,12 @@ import aiohttp
 import pytest
 from aiohttp import web
 
+from bots.testing.slack_api import BOT_USER, TEAM, FakeSlack
 from citations.model import CitedAnswer
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.question import Question
 from tests.fakes.openai_server import FakeOpenAI, _error, prompt_of
 from tests.fakes.redis_server import free_port, redis_server
-from tests.fakes.slack_api import BOT_USER, TEAM, FakeSlack
 
 ROOT = Path(__file__).resolve().parents[2]
 N = int(os.environ.get("SOAK_QUESTIONS", "1000"))

@@ -22,9 +22,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from bots.testing.slack_api import FakeSlack
 from tests.deploy.conftest import ROOT
 from tests.fakes.redis_server import free_port
-from tests.fakes.slack_api import FakeSlack
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("SKIP_IMAGE_TEST") == "1",

@@ -1,4 +1,4 @@
-"""A real discord.py client against the fake Discord in tests/fakes/discord_api.py."""
+"""A real discord.py client against the fake Discord in bots/testing/discord_api.py."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from bots.core.feedback import FeedbackStore
 from bots.core.runtime import Runtime
 from bots.platforms.discord import CitebotBot, configure_endpoints, create_bot
 from bots.settings import Settings
+from bots.testing.discord_api import FakeDiscord
 from citations.model import CitedAnswer, Reference, Segment, Source
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.question import Question
-from tests.fakes.discord_api import FakeDiscord
 
 GUIDE = Source(
     1, "https://docs.example.com/guide#keys", "Key rotation guide", "Keys rotate every 90 days."

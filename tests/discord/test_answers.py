@@ -9,11 +9,11 @@ import pytest
 
 from bots.plugins.manager import PluginHost
 from bots.settings.sections import PluginSettings
+from bots.testing.discord_api import USER_ID, FakeDiscord
 from connectors.errors import ServiceError
 from pipeline.events import Done, Progress, Route, Status
 from pipeline.question import Question
 from tests.discord.conftest import GUIDE, StartBot, cited, streamed
-from tests.fakes.discord_api import USER_ID, FakeDiscord
 
 EDIT = r"/channels/\d+/messages/\d+"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+from bots.testing.discord_api import CHANNEL_ID, OTHER_CHANNEL_ID, USER_ID, FakeDiscord
 from pipeline.events import Progress, Status
 from pipeline.question import Question, Trigger
 from tests.discord.conftest import StartBot, streamed
-from tests.fakes.discord_api import CHANNEL_ID, OTHER_CHANNEL_ID, USER_ID, FakeDiscord
 
 ORIGINAL = r"/webhooks/1000/[^/]+/messages/@original"
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.question import Trigger
-from tests.discord.conftest import GUIDE, StartBot, streamed
-from tests.fakes.discord_api import (
+from bots.testing.discord_api import (
     BOT_ID,
     CHANNEL_ID,
     DM_CHANNEL_ID,
@@ -15,6 +13,8 @@ from tests.fakes.discord_api import (
     Call,
     FakeDiscord,
 )
+from pipeline.question import Trigger
+from tests.discord.conftest import GUIDE, StartBot, streamed
 
 EDIT = r"/channels/\d+/messages/\d+"
 

@@ -10,11 +10,11 @@ import pytest
 
 from bots.app import build_answerer
 from bots.settings import Settings
+from bots.testing.discord_api import FakeDiscord
 from connectors.factory import open_store
 from connectors.knowledge.ingest import Ingestor
 from connectors.knowledge.sources.folder import read_folder
 from tests.discord.conftest import StartBot
-from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.openai_server import Fail, FakeOpenAI
 
 KEYS = """# API keys

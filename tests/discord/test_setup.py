@@ -21,8 +21,8 @@ from bots.platforms.discord.listeners import thread_name
 from bots.platforms.discord.render import no_previews, preview
 from bots.settings import Settings, SettingsError
 from bots.settings.sections import DiscordSettings
+from bots.testing.discord_api import FakeDiscord
 from connectors.errors import ConnectorError
-from tests.fakes.discord_api import FakeDiscord
 
 
 def test_invite_url_has_exactly_the_needed_scopes_and_permissions() -> None:

@@ -30,7 +30,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakes.http_server import ThreadedServer
+from bots.testing.http_server import ThreadedServer
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakes.http_server import ThreadedServer
+from bots.testing.http_server import ThreadedServer
 
 
 def page(url: str, title: str, content: str, *, score: float = 0.8) -> dict[str, Any]:

@@ -21,10 +21,10 @@ from bots.core.runtime import Runtime
 from bots.platforms.slack.bot import SlackBot
 from bots.platforms.slack.server import start_http
 from bots.settings import load_settings
+from bots.testing.slack_api import BOT_USER, TEAM, FakeSlack
 from citations.model import CitedAnswer, Reference, Segment, Source
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.question import Question
-from tests.fakes.slack_api import BOT_USER, TEAM, FakeSlack
 
 SECRET = "test-signing-secret"
 GUIDE = "https://docs.example.com/guide?a=1&b=2"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bots.testing.slack_api import BOT_ID, BOT_USER
 from pipeline.question import Trigger, Turn
-from tests.fakes.slack_api import BOT_ID, BOT_USER
 from tests.slack.conftest import mention, message
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bots.testing.slack_api import BOT_ID, TEAM
 from pipeline.question import Trigger
-from tests.fakes.slack_api import BOT_ID, TEAM
 from tests.slack.conftest import mention, message
 
 

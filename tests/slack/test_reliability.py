@@ -6,7 +6,7 @@ import asyncio
 import json
 import time
 
-from tests.fakes.slack_api import BOT_USER
+from bots.testing.slack_api import BOT_USER
 from tests.slack.conftest import envelope, mention, message
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from bots.plugins.manager import PluginHost
+from bots.testing.discord_api import FakeDiscord
 from tests.discord.conftest import StartBot
-from tests.fakes.discord_api import FakeDiscord
 
 CALLBACK = r"/interactions/\d+/[^/]+/callback"
 STRING, INTEGER, BOOLEAN = 3, 4, 5

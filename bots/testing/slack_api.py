@@ -218,16 +218,16 @@ class FakeSlack:
             return {"ok": True, "url": self.base_url.replace("http", "ws", 1) + "link"}
         if method in ("chat.postMessage", "chat.startStream"):
             ts = self.next_ts()
-            message = Message(
+            posted = Message(
                 p["channel"], ts, p.get("thread_ts"), streaming=method == "chat.startStream"
             )
-            self._write(message, p)
-            self.messages[ts] = message
+            self._write(posted, p)
+            self.messages[ts] = posted
             return {
                 "ok": True,
                 "channel": p["channel"],
                 "ts": ts,
-                "message": {"text": message.text},
+                "message": {"text": posted.text},
             }
         if method in ("chat.appendStream", "chat.stopStream"):
             message = self.messages.get(p.get("ts", ""))
@@ -274,5 +274,5 @@ async def _serve_forever() -> None:
 
 
 if __name__ == "__main__":
-    # ``python -m tests.fakes.slack_api`` serves the fake in its own process and prints its URL
+    # ``python -m bots.testing.slack_api`` serves the fake in its own process and prints its URL
     asyncio.run(_serve_forever())

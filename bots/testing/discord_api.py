@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from aiohttp import WSMsgType, web
 
@@ -170,7 +170,7 @@ class FakeDiscord:
         async with self._changed:
             self._changed.notify_all()
 
-    async def wait_for(self, predicate: Callable[[], T], within: float = 5.0) -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], within: float = 5.0) -> T:
         """Wait until ``predicate()`` is truthy (re-checked on every request) and return it."""
         result: list[T] = []
 
@@ -495,8 +495,9 @@ class FakeDiscord:
         if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
             where = parts[3] if len(parts) == 5 else "global"
             self.commands[where] = [
-                dict(c, id=self.snowflake(), application_id=str(APP_ID), version="1") for c in body
-            ]  # type: ignore[union-attr]
+                {**c, "id": self.snowflake(), "application_id": str(APP_ID), "version": "1"}
+                for c in cast("list[dict[str, Any]]", body)
+            ]
             return _json(self.commands[where])
         if parts[0] == "channels":
             return await self._channels(method, parts, body, query)
@@ -513,7 +514,9 @@ class FakeDiscord:
         if parts[2:3] != ["messages"]:
             return _json({"message": "unknown channel route", "code": 0}, status=404)
         if method == "POST" and len(parts) == 3:
-            extra = {k: body[k] for k in ("embeds", "components", "flags") if k in body}
+            extra: dict[str, Any] = {
+                k: body[k] for k in ("embeds", "components", "flags") if k in body
+            }
             if "message_reference" in body:
                 ref = body["message_reference"]
                 extra["message_reference"] = ref
