@@ -4,6 +4,7 @@ No I/O, no settings, no SDKs: sources go in, a ``CitedAnswer`` comes out, and
 ``citations.render`` draws it for a console, Markdown, HTML, Slack or Discord.
 """
 
+from citations.deeplinks import deep_link
 from citations.filters import afilter_by_llm, filter_by_llm, filter_by_similarity
 from citations.model import (
     CitedAnswer,
@@ -14,7 +15,7 @@ from citations.model import (
     Segment,
     Source,
 )
-from citations.quotes import QuoteMatch, deep_link, match_quote, verify_quotes
+from citations.quotes import QuoteMatch, match_quote, verify_quotes
 from citations.refusal import is_refusal
 from citations.stream import MAX_HOLDBACK, CitationStream, resolve
 from citations.urls import canonical_url

@@ -94,14 +94,6 @@ class CitedAnswer:
     def plain_text(self) -> str:
         return "".join(seg.text for seg in self.segments)
 
-    @property
-    def cited_numbers(self) -> tuple[int, ...]:
-        seen: dict[int, None] = {}
-        for seg in self.segments:
-            for n in seg.citations:
-                seen.setdefault(n, None)
-        return tuple(seen)
-
     def reference(self, number: int) -> Reference | None:
         for ref in self.references:
             if ref.number == number:

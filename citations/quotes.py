@@ -25,15 +25,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
-from urllib.parse import quote as urlquote
-from urllib.parse import urlsplit
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA, Levenshtein
 
+from citations.deeplinks import deep_link
 from citations.model import CitedAnswer, QuoteCheck, Reference, Segment, Source
 from citations.normalize import fold, normalize_map, normalize_map_cached
 from citations.sentences import sentences as split_sentences
+from citations.words import CJK, CJK_CHAR, CJK_MEANING, NEGATIONS, UNITS, is_cjk_heavy
 
 Policy = Literal["mark", "unquote"]
 UNVERIFIED_MARK = " (unverified quote)"
@@ -58,137 +58,10 @@ _QUOTE_PAIRS = re.compile(
 )
 _ELLIPSIS = re.compile(r"\s*(?:\.\s?\.\s?\.|…|\[\s*(?:\.\.\.|…)\s*\])\s*")
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_CJK_CHAR = re.compile(f"[{_CJK}]")
 _TOKEN = re.compile(
-    rf"[{_CJK}]|\d+(?:[.,:/]\d+)*|[^\W\d_{_CJK}]+|[%$€£¥°‰]",
+    rf"[{CJK}]|\d+(?:[.,:/]\d+)*|[^\W\d_{CJK}]+|[%$€£¥°‰]",
 )
 _CONTRACTION = re.compile(r"n['’]t\b", re.IGNORECASE)
-
-_NEGATIONS = frozenset(
-    [
-        "not",
-        "no",
-        "never",
-        "none",
-        "nor",
-        "neither",
-        "nobody",
-        "nothing",
-        "nowhere",
-        "without",
-        "cannot",
-        "nicht",
-        "kein",
-        "keine",
-        "keinen",
-        "keiner",
-        "nie",
-        "niemals",
-        "ne",
-        "pas",
-        "jamais",
-        "aucun",
-        "aucune",
-        "sans",
-        "nunca",
-        "ningún",
-        "ninguna",
-        "ningun",
-        "sin",
-        "non",
-        "mai",
-        "nessun",
-        "nessuna",
-        "nao",
-        "não",
-        "nem",
-    ]
-)
-_UNITS = frozenset(
-    [
-        "%",
-        "$",
-        "€",
-        "£",
-        "¥",
-        "°",
-        "‰",
-        "percent",
-        "per",
-        "mg",
-        "g",
-        "kg",
-        "t",
-        "lb",
-        "lbs",
-        "oz",
-        "km",
-        "m",
-        "cm",
-        "mm",
-        "µm",
-        "nm",
-        "mi",
-        "ft",
-        "in",
-        "ms",
-        "s",
-        "sec",
-        "secs",
-        "second",
-        "seconds",
-        "min",
-        "mins",
-        "minute",
-        "minutes",
-        "h",
-        "hr",
-        "hrs",
-        "hour",
-        "hours",
-        "day",
-        "days",
-        "week",
-        "weeks",
-        "month",
-        "months",
-        "year",
-        "years",
-        "kb",
-        "mb",
-        "gb",
-        "tb",
-        "pb",
-        "kib",
-        "mib",
-        "gib",
-        "tib",
-        "hz",
-        "khz",
-        "mhz",
-        "ghz",
-        "w",
-        "kw",
-        "mw",
-        "v",
-        "mv",
-        "a",
-        "ma",
-        "l",
-        "ml",
-        "usd",
-        "eur",
-        "gbp",
-        "jpy",
-        "x",
-        "k",
-    ]
-)
-_CJK_MEANING = re.compile(
-    r"ない|なかっ|ません|ず|ぬ|不|没|沒|無|无|未|非|莫|勿|别|別|않|안|못|없|아니"
-    r"|[〇一二三四五六七八九十百千万萬億亿兆零半]|[일이삼사오육칠팔구십백천만억]"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,13 +82,9 @@ class _Claim:
     kind: str
 
 
-def _is_cjk_heavy(text: str) -> bool:
-    return len(_CJK_CHAR.findall(text)) * 3 >= len(text)
-
-
 def _long_enough(text: str) -> bool:
     normalized = fold(text)
-    if _is_cjk_heavy(normalized):
+    if is_cjk_heavy(normalized):
         return len(normalized) >= MIN_CJK_QUOTE_CHARS
     return len(normalized) >= MIN_QUOTE_CHARS and len(normalized.split()) >= 2
 
@@ -247,17 +116,17 @@ def _tokens(text: str) -> list[str]:
 
 def _meaningful(token: str, first: bool) -> bool:
     lowered = token.casefold()
-    if any(c.isdigit() for c in token) or lowered in _NEGATIONS or lowered in _UNITS:
+    if any(c.isdigit() for c in token) or lowered in NEGATIONS or lowered in UNITS:
         return True
-    if _CJK_MEANING.search(token):
+    if CJK_MEANING.search(token):
         return True
-    return not first and token[:1].isupper() and not _CJK_CHAR.match(token)
+    return not first and token[:1].isupper() and not CJK_CHAR.match(token)
 
 
 def _hits(tokens: Sequence[str], first_at: int) -> list[str]:
     hits = [t for i, t in enumerate(tokens) if _meaningful(t, first_at + i == 0)]
     joined = "".join(tokens)
-    if not hits and _CJK_MEANING.search(joined):
+    if not hits and CJK_MEANING.search(joined):
         hits = [joined]
     return hits
 
@@ -294,7 +163,7 @@ def _meaning_mismatch(quote: str, span: str) -> str:
             if real and not hits:
                 q_ctx = "".join(q_tokens[max(op.src_start - 2, 0) : op.src_end])
                 s_ctx = "".join(s_tokens[max(op.dest_start - 2, 0) : op.dest_end])
-                if Counter(_CJK_MEANING.findall(q_ctx)) - Counter(_CJK_MEANING.findall(s_ctx)):
+                if Counter(CJK_MEANING.findall(q_ctx)) - Counter(CJK_MEANING.findall(s_ctx)):
                     hits = real
             if hits:
                 near = s_part[-len(q_part) :] if leading and not trailing else s_part[: len(q_part)]
@@ -308,7 +177,7 @@ def _meaning_mismatch(quote: str, span: str) -> str:
         # (ま|せん|した): compare them with two tokens of context a side.
         q_ctx = "".join(q_tokens[max(op.src_start - 2, 0) : op.src_end + 2])
         s_ctx = "".join(s_tokens[max(op.dest_start - 2, 0) : op.dest_end + 2])
-        if Counter(_CJK_MEANING.findall(q_ctx)) != Counter(_CJK_MEANING.findall(s_ctx)):
+        if Counter(CJK_MEANING.findall(q_ctx)) != Counter(CJK_MEANING.findall(s_ctx)):
             return _reason(q_part, s_part)
     return ""
 
@@ -322,7 +191,7 @@ def _is_typo(said: Sequence[str], source: Sequence[str]) -> bool:
     a, b = said[0].casefold(), source[0].casefold()
     if min(len(a), len(b)) < 5 or not a.isalpha() or not b.isalpha():
         return False
-    if {a, b} & (_NEGATIONS | _UNITS):
+    if {a, b} & (NEGATIONS | UNITS):
         return False
     return OSA.distance(a, b, score_cutoff=1) <= 1
 
@@ -344,7 +213,7 @@ def _anchors(quote_norm: str) -> list[tuple[str, int]]:
     runs: list[tuple[str, int]] = []
     for k in range(len(words) - 2):
         start, end = words[k][0], words[k + 2][1]
-        if end - start >= 12 and not _CJK_CHAR.search(quote_norm[start:end]):
+        if end - start >= 12 and not CJK_CHAR.search(quote_norm[start:end]):
             runs.append((quote_norm[start:end], start))
     # Runs with digits in them are the rarest; then the longest.
     runs.sort(key=lambda r: (not any(c.isdigit() for c in r[0]), -len(r[0])))
@@ -352,7 +221,7 @@ def _anchors(quote_norm: str) -> list[tuple[str, int]]:
     single: list[tuple[str, int]] = []
     for m in re.finditer(r"\w+", quote_norm):
         token, at = m.group(), m.start()
-        if _CJK_CHAR.search(token):
+        if CJK_CHAR.search(token):
             for k in range(0, max(len(token) - 3, 1), 4):
                 piece = token[k : k + 6]
                 if len(piece) >= 3:
@@ -426,13 +295,11 @@ def _widen(text: str, start: int, end: int, extra: int) -> tuple[int, int]:
     """Grow a span by ``extra`` characters a side, then out to word edges."""
     start, end = max(start - extra, 0), min(end + extra, len(text))
     limit = 40
-    while (
-        start > 0 and limit and text[start - 1].isalnum() and not _CJK_CHAR.match(text[start - 1])
-    ):
+    while start > 0 and limit and text[start - 1].isalnum() and not CJK_CHAR.match(text[start - 1]):
         start -= 1
         limit -= 1
     limit = 40
-    while end < len(text) and limit and text[end].isalnum() and not _CJK_CHAR.match(text[end]):
+    while end < len(text) and limit and text[end].isalnum() and not CJK_CHAR.match(text[end]):
         end += 1
         limit -= 1
     return start, end
@@ -541,47 +408,6 @@ def _match_parts(parts: Sequence[str], text: str, threshold: float) -> QuoteMatc
     if starts != sorted(starts):
         return QuoteMatch(False, score, reason="the quoted parts appear in a different order")
     return QuoteMatch(True, score, matches[0].start, matches[-1].end)
-
-
-# -- deep links --------------------------------------------------------------------
-
-
-def _fragment_text(text: str) -> str:
-    return urlquote(text, safe="").replace("-", "%2D")
-
-
-def deep_link(source: Source, start: int, end: int) -> str | None:
-    """A link to the exact place: ``#page=N`` for PDFs, a ``#:~:text=`` text
-    fragment for web pages, nothing for other URLs."""
-    url = source.url
-    parts = urlsplit(url)
-    base, _, fragment = url.partition("#")
-    if parts.path.lower().endswith(".pdf") or fragment.startswith("page="):
-        page = source.locator.page
-        if page is None and fragment.startswith("page="):
-            return url
-        return f"{base}#page={page}" if page is not None else None
-    if parts.scheme not in ("http", "https"):
-        return None
-    snippet = " ".join(source.text[start:end].split())
-    if not snippet:
-        return None
-    fragment = fragment.split(":~:", 1)[0]
-    if _is_cjk_heavy(snippet):
-        directive = (
-            _fragment_text(snippet)
-            if len(snippet) <= 24
-            else f"{_fragment_text(snippet[:10])},{_fragment_text(snippet[-10:])}"
-        )
-    else:
-        words = snippet.split(" ")
-        if len(words) <= 8:
-            directive = _fragment_text(snippet)
-        else:
-            directive = (
-                f"{_fragment_text(' '.join(words[:4]))},{_fragment_text(' '.join(words[-4:]))}"
-            )
-    return f"{base}#{fragment}:~:text={directive}"
 
 
 # -- the public entry point ---------------------------------------------------------

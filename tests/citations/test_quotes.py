@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citations import Locator, Source, match_quote, resolve, verify_quotes
-from citations.quotes import deep_link
+from citations.deeplinks import deep_link
 from tests.citations.profiles import PROPERTY
 
 TEXT = (
