@@ -206,3 +206,15 @@ def default_graders(
         graders["llm"] = LLMGrader(llm, fallback=embedding)
     graders.update(extra or {})
     return graders
+
+
+def select_grader(
+    graders: Mapping[str, Grader], name: str, fallback: str = "embedding"
+) -> tuple[Grader, str | None]:
+    """The grader named in settings, or the fallback and why."""
+    if name in graders:
+        return graders[name], None
+    known = ", ".join(sorted(graders))
+    return graders[
+        fallback
+    ], f"grader {name!r} is not available (known: {known}); using {fallback!r}"

@@ -9,21 +9,15 @@ from dataclasses import replace
 from llama_index.core.llms import LLM
 
 from citations.model import CitedAnswer, Segment
-from citations.stream import resolve
 from pipeline.config import PipelineSettings
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
-from pipeline.extractive import NOT_FOUND, extract
-from pipeline.graders import CachedEmbedder, EmbeddingGrader, default_graders
+from pipeline.extractive import NOT_FOUND
+from pipeline.graders import CachedEmbedder, EmbeddingGrader, default_graders, select_grader
 from pipeline.ports import Embedder, Grader, Retriever, WebSearch
 from pipeline.question import Question
-from pipeline.workflow import (
-    AskEvent,
-    CitebotWorkflow,
-    DeltaEvent,
-    RunState,
-    StatusEvent,
-    select_grader,
-)
+from pipeline.run_state import RunState
+from pipeline.workflow import CitebotWorkflow, extractive_answer, kept_sources, numbered
+from pipeline.workflow_events import AskEvent, DeltaEvent, StatusEvent
 
 log = logging.getLogger("citebot.pipeline")
 
@@ -118,38 +112,27 @@ class Pipeline:
         # the tokens spent before the failure still count
         run.trace("fallback", "the workflow failed; knowledge base only", **run.usage.data())
         trace = (*run.tracer.freeze(),)
+        query = run.standalone or question.text
         try:
             hits = await self.retriever.retrieve(
-                run.standalone or question.text, top_k=self.settings.top_k, scope=question.scope
+                query, top_k=self.settings.top_k, scope=question.scope
             )
-            texts = [h.source.text for h in hits]
-            grades = await self.embedding_grader.grade(run.standalone or question.text, texts)
-            relevant = [
-                replace(h.source, id=i)
-                for i, (h, g) in enumerate(
-                    sorted(zip(hits, grades, strict=True), key=lambda p: -p[1]), start=1
-                )
-                if g >= self.settings.upper
-            ]
-            text, _ = await extract(
-                run.standalone or question.text,
-                relevant,
-                self.embedding_grader,
-                limit=self.settings.extractive_sentences,
-                floor=self.settings.lower,
+            grades = await self.embedding_grader.grade(query, [h.source.text for h in hits])
+            relevant = numbered(kept_sources(hits, grades, self.settings.upper))
+            extracted = await extractive_answer(
+                query, relevant, self.embedding_grader, self.settings
             )
         except Exception:
             log.exception(
                 "the knowledge-base-only fallback failed too for question %s", question.id
             )
-            text, relevant = "", []
-        if text:
-            answer = resolve(text, relevant, merge_fragments=self.settings.merge_fragments)
+            extracted = None
+        if extracted is not None:
             answer = replace(
-                answer,
+                extracted.answer,
                 segments=(
                     Segment(f"{SORRY}; here is what the knowledge base says.\n\n"),
-                    *answer.segments,
+                    *extracted.answer.segments,
                 ),
             )
             route = Route.KNOWLEDGE_BASE

@@ -22,144 +22,92 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
 from llama_index.core.llms import LLM
 from llama_index.core.output_parsers.base import OutputParserException
-from llama_index.core.workflow import Context, Event, StartEvent, StopEvent, Workflow, step
-from pydantic import Field, ValidationError
+from llama_index.core.workflow import Context, StopEvent, Workflow, step
+from pydantic import ValidationError
 
 from citations.model import CitedAnswer, Origin, Segment, Source
 from citations.refusal import is_refusal
 from citations.stream import CitationStream
 from pipeline import prompts
 from pipeline.config import PipelineSettings
-from pipeline.events import Decision, Done, Route
-from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE, extract
+from pipeline.events import Done, Route
+from pipeline.extractive import NOT_FOUND_ANYWHERE, Pick, extract
 from pipeline.graders import EmbeddingGrader, LLMGrader
 from pipeline.ports import Grader, Hit, Retriever, WebSearch
-from pipeline.question import Question
 from pipeline.quotes import check_quotes
+from pipeline.run_state import RunState, Verdict
 from pipeline.text import describe, strips
-from pipeline.trace import Clock, Tracer
-from pipeline.usage import TokenUsage, collecting
+from pipeline.trace import Clock
+from pipeline.usage import collecting
+from pipeline.workflow_events import (
+    AskEvent,
+    CheckEvent,
+    DeltaEvent,
+    FinalizeEvent,
+    GenerateEvent,
+    GradedEvent,
+    RefineEvent,
+    RetrievedEvent,
+    RetrieveEvent,
+    RetryEvent,
+    StatusEvent,
+    WebEvent,
+)
 
 log = logging.getLogger("citebot.pipeline")
 
 T = TypeVar("T")
 
-Verdict = Literal["correct", "ambiguous", "incorrect"]
-
 MAX_STRIPS = 8
 STRIP_CHARS = 400
 
 
-# -- run state ------------------------------------------------------------------
+# -- helpers shared with the runner's fallback -------------------------------------------
 
 
-@dataclass
-class RunState:
-    """What one question's run knows so far. Travels with every event."""
-
-    question: Question
-    standalone: str = ""
-    tracer: Tracer = field(default_factory=Tracer)
-    notes: list[str] = field(default_factory=list)
-    retries: int = 0
-    rewrites: int = 0
-    web_used: bool = False
-    llm_down: str | None = None
-    streamed: bool = False
-    verdict: Verdict | None = None
-    usage: TokenUsage = field(default_factory=TokenUsage)
-
-    def note(self, text: str) -> None:
-        if text not in self.notes:
-            self.notes.append(text)
-
-    def trace(self, stage: str, detail: str, *, ms: float = 0.0, **data: Any) -> Decision:
-        return self.tracer.add(stage, detail, ms=ms, **data)
+def kept_sources(hits: Sequence[Hit], grades: Sequence[float], floor: float) -> list[Source]:
+    """The sources of the hits that grade at least ``floor``, best first."""
+    ranked = sorted(zip(hits, grades, strict=True), key=lambda pair: -pair[1])
+    return [hit.source for hit, grade in ranked if grade >= floor]
 
 
-# -- events -----------------------------------------------------------------------
+def numbered(sources: Sequence[Source]) -> list[Source]:
+    """The sources with ids 1, 2, … in order: the ids the answer's markers cite."""
+    return [replace(source, id=i) for i, source in enumerate(sources, start=1)]
 
 
-class AskEvent(StartEvent):
-    question: Question
-    run: RunState
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """An extractive answer: the picked sentences with the sources' ids, and as resolved."""
 
-
-class RetrieveEvent(Event):
-    query: str
-    run: RunState
-
-
-class RetrievedEvent(Event):
-    query: str
-    hits: list[Hit]
-    run: RunState
-
-
-class GradedEvent(Event):
-    query: str
-    hits: list[Hit]
-    grades: list[float]
-    run: RunState
-
-
-class WebEvent(Event):
-    kb: list[Source]
-    run: RunState
-
-
-class RefineEvent(Event):
-    pages: list[Source]
-    kb: list[Source]
-    run: RunState
-
-
-class GenerateEvent(Event):
-    sources: list[Source]
-    stricter: bool = False
-    run: RunState
-
-
-class CheckEvent(Event):
-    sources: list[Source]
-    answer: CitedAnswer
     raw: str
-    extractive: bool
-    run: RunState
-
-
-class RetryEvent(Event):
-    sources: list[Source]
+    shown: str
     answer: CitedAnswer
-    raw: str
-    problem: Literal["ungrounded", "not_useful"]
-    unsupported: list[str] = Field(default_factory=list)
-    run: RunState
+    picks: list[Pick]
 
 
-class FinalizeEvent(Event):
-    answer: CitedAnswer | None
-    run: RunState
-    not_found: str = NOT_FOUND
-
-
-class StatusEvent(Event):
-    """Streamed to the caller: a progress line."""
-
-    text: str
-    stage: str
-
-
-class DeltaEvent(Event):
-    """Streamed to the caller: answer text with resolved ``[n]`` markers."""
-
-    text: str
+async def extractive_answer(
+    query: str, sources: Sequence[Source], grader: EmbeddingGrader, settings: PipelineSettings
+) -> Extracted | None:
+    """The most relevant sentences of ``sources``, cited; ``None`` when none is relevant."""
+    text, picks = await extract(
+        query,
+        sources,
+        grader,
+        limit=settings.extractive_sentences,
+        floor=settings.lower,
+    )
+    if not text:
+        return None
+    stream = CitationStream(sources, merge_fragments=settings.merge_fragments)
+    shown = stream.feed(text) + stream.close()
+    return Extracted(raw=text, shown=shown, answer=stream.answer, picks=picks)
 
 
 # -- the workflow ----------------------------------------------------------------------
@@ -405,8 +353,7 @@ class CitebotWorkflow(Workflow):
         )
         run.verdict = verdict
         floor = upper if verdict == "correct" else lower
-        ranked = sorted(zip(ev.hits, ev.grades, strict=True), key=lambda pair: -pair[1])
-        kept = [hit.source for hit, grade in ranked if grade >= floor and verdict != "incorrect"]
+        kept = [] if verdict == "incorrect" else kept_sources(ev.hits, ev.grades, floor)
         data: dict[str, Any] = {
             "best": round(best, 4),
             "upper": upper,
@@ -519,7 +466,7 @@ class CitebotWorkflow(Workflow):
     @step
     async def generate(self, ctx: Context, ev: GenerateEvent) -> CheckEvent | FinalizeEvent:
         run = ev.run
-        sources = [replace(source, id=i) for i, source in enumerate(ev.sources, start=1)]
+        sources = numbered(ev.sources)
         live = not run.streamed
         run.streamed = True
         llm = self._llm_usable(run)
@@ -569,26 +516,23 @@ class CitebotWorkflow(Workflow):
         self, ctx: Context, run: RunState, sources: list[Source], *, live: bool
     ) -> CheckEvent | FinalizeEvent:
         clock = Clock()
-        text, picks = await extract(
-            run.standalone,
-            sources,
-            self.embedding_grader,
-            limit=self.settings.extractive_sentences,
-            floor=self.settings.lower,
+        extracted = await extractive_answer(
+            run.standalone, sources, self.embedding_grader, self.settings
         )
+        picks = extracted.picks if extracted is not None else []
         run.trace(
             "generate",
             f"extractive answer from {len(picks)} sentences",
             ms=clock.ms,
             sentences=[round(p.score, 4) for p in picks],
         )
-        if not text:
+        if extracted is None:
             return FinalizeEvent(answer=None, run=run)
-        stream = CitationStream(sources, merge_fragments=self.settings.merge_fragments)
-        shown = stream.feed(text) + stream.close()
-        if live and shown:
-            ctx.write_event_to_stream(DeltaEvent(text=shown))
-        return CheckEvent(sources=sources, answer=stream.answer, raw=text, extractive=True, run=run)
+        if live and extracted.shown:
+            ctx.write_event_to_stream(DeltaEvent(text=extracted.shown))
+        return CheckEvent(
+            sources=sources, answer=extracted.answer, raw=extracted.raw, extractive=True, run=run
+        )
 
     @step
     async def check(self, ctx: Context, ev: CheckEvent) -> FinalizeEvent | RetryEvent:
@@ -775,22 +719,11 @@ def _one_line(text: Any) -> str:
     return line.strip().strip('"').strip()
 
 
-def select_grader(
-    graders: Mapping[str, Grader], name: str, fallback: str = "embedding"
-) -> tuple[Grader, str | None]:
-    """The grader named in settings, or the fallback and why."""
-    if name in graders:
-        return graders[name], None
-    known = ", ".join(sorted(graders))
-    return graders[
-        fallback
-    ], f"grader {name!r} is not available (known: {known}); using {fallback!r}"
-
-
 __all__: Sequence[str] = (
-    "AskEvent",
     "CitebotWorkflow",
-    "DeltaEvent",
-    "RunState",
-    "StatusEvent",
+    "Extracted",
+    "LLMDown",
+    "extractive_answer",
+    "kept_sources",
+    "numbered",
 )

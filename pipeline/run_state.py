@@ -1,0 +1,38 @@
+"""What one question's run knows so far. It travels with every workflow event."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pipeline.events import Decision
+from pipeline.question import Question
+from pipeline.trace import Tracer
+from pipeline.usage import TokenUsage
+
+Verdict = Literal["correct", "ambiguous", "incorrect"]
+"""The CRAG verdict on the best grade: above ``upper``, between, below ``lower``."""
+
+
+@dataclass
+class RunState:
+    """What one question's run knows so far. Travels with every event."""
+
+    question: Question
+    standalone: str = ""
+    tracer: Tracer = field(default_factory=Tracer)
+    notes: list[str] = field(default_factory=list)
+    retries: int = 0
+    rewrites: int = 0
+    web_used: bool = False
+    llm_down: str | None = None
+    streamed: bool = False
+    verdict: Verdict | None = None
+    usage: TokenUsage = field(default_factory=TokenUsage)
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def trace(self, stage: str, detail: str, *, ms: float = 0.0, **data: Any) -> Decision:
+        return self.tracer.add(stage, detail, ms=ms, **data)
