@@ -9,7 +9,7 @@ from connectors.knowledge.store import DataDir, KnowledgeStore
 from connectors.providers.embeddings import build_embedding, embedding_id
 
 if TYPE_CHECKING:
-    from connectors.config import StoreConfig
+    from connectors.knowledge.settings import StoreConfig
 
 __all__ = ["open_store"]
 

@@ -10,13 +10,16 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 class PipelineSettings(BaseModel):
     model_config = ConfigDict(use_attribute_docstrings=True)
 
-    upper: float = Field(0.7, ge=0, le=1, description="CRAG: best grade above this is 'correct'")
-    lower: float = Field(0.3, ge=0, le=1, description="CRAG: best grade below this is 'incorrect'")
+    upper: float = Field(0.7, ge=0, le=1)
+    """CRAG: best grade above this is 'correct'"""
+    lower: float = Field(0.3, ge=0, le=1)
+    """CRAG: best grade below this is 'incorrect'"""
     top_k: int = Field(6, ge=1, le=100)
     """chunks retrieved per question"""
     max_retries: int = Field(2, ge=0, le=10)
     """self-check retries (regenerate, rewrite, web) per question"""
-    grader: str = Field("embedding", description="'embedding', 'llm' or a plugin grader's name")
+    grader: str = "embedding"
+    """'embedding', 'llm' or a plugin grader's name"""
     grade_timeout: float = Field(20.0, gt=0)
     """seconds for grading"""
     generate_timeout: float = Field(60.0, gt=0)
@@ -25,16 +28,16 @@ class PipelineSettings(BaseModel):
     """seconds for the self-check"""
     web_timeout: float = Field(15.0, gt=0)
     """seconds for a web search"""
-    rewrite_timeout: float = Field(20.0, gt=0, description="condensing and query rewrites")
+    rewrite_timeout: float = Field(20.0, gt=0)
+    """seconds for condensing and query rewrites"""
     quote_threshold: float = Field(90.0, ge=0, le=100)
     """fuzzy score (0-100) a quote needs to count as verified"""
     quote_policy: Literal["mark", "unquote"] = "mark"
     """unverified quotes: 'mark' them or 'unquote' them"""
     merge_fragments: bool = False
     """one footnote per document instead of per section"""
-    extractive_sentences: int = Field(
-        4, ge=1, le=10, description="sentences in an offline (extractive) answer"
-    )
+    extractive_sentences: int = Field(4, ge=1, le=10)
+    """sentences in an offline (extractive) answer"""
     history_tokens: int = Field(1500, ge=0)
     """token budget for thread history in condensing"""
 

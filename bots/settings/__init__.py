@@ -20,13 +20,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from connectors.config import (
-    EmbeddingSettings,
-    IngestSettings,
-    LLMSettings,
-    StoreSettings,
-    WebSettings,
-)
+from connectors.knowledge.settings import IngestSettings, StoreSettings
+from connectors.providers.settings import EmbeddingSettings, LLMSettings, WebSettings
 from pipeline.config import PipelineSettings
 
 from .sections import (

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from connectors.config import LLMSettings
 from connectors.errors import ConnectorError
+from connectors.providers.settings import LLMSettings
 
 if TYPE_CHECKING:
     from llama_index.core.llms import LLM

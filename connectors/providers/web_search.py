@@ -10,8 +10,8 @@ import logging
 from typing import Any
 
 from citations.model import Locator, Origin, Source
-from connectors.config import WebSettings
 from connectors.errors import ServiceError, one_line
+from connectors.providers.settings import WebSettings
 
 log = logging.getLogger("citebot.web")
 

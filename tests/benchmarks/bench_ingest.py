@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from connectors.config import StoreSettings
 from connectors.knowledge.chunking import chunk_document
 from connectors.knowledge.documents import Document, Section
 from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.store.lancedb import open_lancedb
 from connectors.providers.embeddings import MiniLMEmbedding
 

@@ -25,8 +25,8 @@ from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.vector_stores import SimpleVectorStore
 from llama_index.core.vector_stores.types import VectorStoreQuery, VectorStoreQueryResult
 
-from connectors.config import StoreSettings
 from connectors.knowledge.chunking import Chunk
+from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.store import chunk_node
 from connectors.knowledge.store.lancedb import LanceKnowledgeStore, open_lancedb
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from connectors.config import StoreSettings
+from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.store.lancedb import LanceKnowledgeStore, open_lancedb
 from connectors.providers.embeddings import MiniLMEmbedding
 

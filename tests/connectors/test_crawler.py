@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from connectors.config import CrawlSettings
 from connectors.knowledge.crawler import Crawler, CrawlResult, CrawlState
 from connectors.knowledge.crawler.sitemaps import parse_sitemap
 from connectors.knowledge.crawler.urls import SiteBounds, normalize
 from connectors.knowledge.documents import Section
+from connectors.knowledge.settings import CrawlSettings
 from tests.fakes.website import Website, page
 
 FAST = CrawlSettings(per_host_delay=0, timeout=1.0, concurrency=4)

@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from connectors.config import CrawlSettings, EmbeddingSettings, StoreSettings
 from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.settings import CrawlSettings, StoreSettings
 from connectors.knowledge.sources.web import ingest_web
 from connectors.knowledge.store import Manifest
 from connectors.knowledge.store.lancedb import open_lancedb
 from connectors.providers.embeddings import build_embedding
+from connectors.providers.settings import EmbeddingSettings
 from tests.fakes.website import Website, page
 
 FAST = CrawlSettings(per_host_delay=0, timeout=0.5)

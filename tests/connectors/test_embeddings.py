@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from connectors.config import EmbeddingSettings
 from connectors.errors import ConnectorError
 from connectors.providers.embeddings import AsyncEmbedder, MiniLMEmbedding, build_embedding
+from connectors.providers.settings import EmbeddingSettings
 from pipeline.ports import Embedder
 
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from connectors.config import StoreSettings
 from connectors.errors import StoreError
 from connectors.knowledge.documents import Document, Skipped
 from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.sources.folder import folder_source_id, read_folder
 from connectors.knowledge.store import DataDir, Manifest
 from connectors.knowledge.store.lancedb import LanceKnowledgeStore

@@ -9,8 +9,8 @@ import pytest
 from llama_index.core import Document as LIDocument
 from llama_index.core.readers.base import BaseReader
 
-from connectors.config import IngestSettings, ReaderSettings
 from connectors.errors import ConnectorError, SourceNotFound
+from connectors.knowledge.settings import IngestSettings, ReaderSettings
 from connectors.knowledge.sources.llamahub import read_documents
 
 

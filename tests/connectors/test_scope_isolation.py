@@ -11,12 +11,13 @@ from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from bots.core.runtime import Runtime
 from bots.settings import load_settings
-from connectors.config import EmbeddingSettings, StoreSettings
 from connectors.knowledge.documents import Document, Section
 from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.store import KnowledgeStore
 from connectors.knowledge.store.lancedb import open_lancedb
 from connectors.providers.embeddings import build_embedding
+from connectors.providers.settings import EmbeddingSettings
 from pipeline.events import Done
 from pipeline.question import Place, Question, Trigger
 

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from citations.model import Origin
-from connectors.config import StoreSettings
 from connectors.knowledge.chunking import Chunk
+from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.store import KnowledgeStore
 from connectors.knowledge.store.lancedb import LanceKnowledgeStore, open_lancedb
 from connectors.providers.embeddings import MiniLMEmbedding

@@ -24,20 +24,21 @@ from llama_index.core.vector_stores.types import (
 )
 
 from bots.settings import load_settings
-from connectors.config import EmbeddingSettings, StoreSettings
 from connectors.errors import StoreError
 from connectors.factory import open_store
 from connectors.knowledge.documents import Document, Section
+from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.store import scope_filters
 from connectors.knowledge.store.weaviate import (
     _Router,
-    collection_filter,
     collection_name,
     connection_params,
     split_scope,
     tenant_name,
 )
+from connectors.knowledge.store.weaviate_vectors import collection_filter
 from connectors.providers.embeddings import build_embedding
+from connectors.providers.settings import EmbeddingSettings
 
 CLASS_NAME = r"[A-Z][_0-9A-Za-z]*"
 TENANT = r"[A-Za-z0-9_-]{1,64}"

@@ -14,14 +14,15 @@ from bots.cli import (
     cli,
     commands,  # noqa: F401  (registers every command)
 )
-from connectors.config import EmbeddingSettings, StoreSettings
 from connectors.errors import StoreError
 from connectors.knowledge.documents import Document, Section
 from connectors.knowledge.ingest import Ingestor
 from connectors.knowledge.migrate import export_nodes, migrate
+from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.store import Manifest
 from connectors.knowledge.store.lancedb import open_lancedb
 from connectors.providers.embeddings import build_embedding
+from connectors.providers.settings import EmbeddingSettings
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from connectors.config import StoreSettings
 from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.sources.folder import read_folder
 from connectors.knowledge.store import KnowledgeStore
 from connectors.knowledge.store.lancedb import open_lancedb

@@ -9,9 +9,9 @@ from llama_index.core.llms import ChatMessage
 from pydantic import SecretStr
 
 from citations.model import Origin
-from connectors.config import LLMSettings, WebSettings
 from connectors.errors import ConnectorError, ServiceError
 from connectors.providers.llms import build_llm
+from connectors.providers.settings import LLMSettings, WebSettings
 from connectors.providers.web_search import TavilySearch, build_web_search
 from pipeline.ports import WebSearch
 from tests.fakes.openai_server import Fail, FakeOpenAI, Hang

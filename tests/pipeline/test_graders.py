@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from connectors.config import LLMSettings
 from connectors.providers.llms import build_llm
+from connectors.providers.settings import LLMSettings
 from pipeline.graders import CachedEmbedder, EmbeddingGrader, LLMGrader, calibrate, default_graders
 from pipeline.ports import Embedder, Grader
 from tests.fakes.openai_server import Fail, FakeOpenAI

@@ -11,9 +11,9 @@ import os
 import pytest
 from pydantic import SecretStr
 
-from connectors.config import LLMSettings, WebSettings
 from connectors.knowledge.store import KnowledgeStore
 from connectors.providers.llms import build_llm
+from connectors.providers.settings import LLMSettings, WebSettings
 from connectors.providers.web_search import build_web_search
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from connectors.config import CrawlSettings
 from connectors.knowledge.documents import Document, Section, full_text
+from connectors.knowledge.settings import CrawlSettings
 
 from .pages import page_links
 from .robots import RobotsCache, Unreachable

@@ -17,9 +17,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from connectors.config import ReaderSettings
 from connectors.errors import ConnectorError, SourceNotFound
 from connectors.knowledge.documents import Document, Section
+from connectors.knowledge.settings import ReaderSettings
 
 #: Metadata keys LlamaHub readers use for a document's link and title, most specific first.
 URL_KEYS = (

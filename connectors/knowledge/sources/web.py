@@ -13,10 +13,10 @@ from pathlib import Path
 
 import httpx
 
-from connectors.config import CrawlSettings
 from connectors.knowledge.crawler import Crawler, CrawlResult, CrawlState
 from connectors.knowledge.documents import Section
 from connectors.knowledge.ingest import Ingestor, IngestReport
+from connectors.knowledge.settings import CrawlSettings
 from connectors.knowledge.store import Manifest
 
 __all__ = ["WebReport", "ingest_web", "is_web_source", "parse_page"]

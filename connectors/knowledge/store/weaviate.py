@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     import weaviate
     from llama_index.core.base.embeddings.base import BaseEmbedding
 
-    from connectors.config import StoreConfig, StoreSettings
+    from connectors.knowledge.settings import StoreConfig, StoreSettings
 
 __all__ = [
     "PREFIX",
@@ -167,122 +167,33 @@ def connection_params(url: str, grpc_port: int) -> Any:
         ) from None
 
 
-def _vector_store_class() -> Any:
-    import weaviate.classes as wvc
-    from llama_index.vector_stores.weaviate import WeaviateVectorStore
-    from llama_index.vector_stores.weaviate.utils import get_data_object, to_node
+def _exact_field(name: str) -> Any:
+    """A text property matched whole (ids, URLs, names), never searched by words."""
+    from weaviate.classes.config import DataType, Property, Tokenization
 
-    class CitebotWeaviateVectorStore(WeaviateVectorStore):
-        """One citebot collection: a Weaviate collection, or one tenant of the shared one."""
-
-        _tenant: str | None = PrivateAttr(default=None)
-        _collection: str = PrivateAttr(default="")
-        _batch_size: int = PrivateAttr(default=100)
-
-        def __init__(
-            self, *, collection: str, tenant: str | None, batch_size: int, **kwargs: Any
-        ) -> None:
-            super().__init__(**kwargs)
-            self._collection = collection
-            self._tenant = tenant
-            self._batch_size = batch_size
-
-        @classmethod
-        def class_name(cls) -> str:
-            return "CitebotWeaviateVectorStore"
-
-        def _handle(self) -> Any:
-            handle = self.client.collections.get(self.index_name)
-            return handle.with_tenant(self._tenant) if self._tenant else handle
-
-        def add(self, nodes: Sequence[BaseNode], **add_kwargs: Any) -> list[str]:
-            with self.client.batch.fixed_size(batch_size=self._batch_size) as batch:
-                for node in nodes:
-                    obj: Any = get_data_object(node=node, text_key=self.text_key)
-                    batch.add_object(
-                        collection=self.index_name,
-                        properties=obj.properties,
-                        uuid=obj.uuid,
-                        vector=obj.vector,
-                        tenant=self._tenant,
-                    )
-            failed = self.client.batch.failed_objects
-            if failed:
-                raise StoreError(
-                    f"Weaviate refused {len(failed)} of {len(nodes)} chunks: {failed[0].message}"
-                )
-            return [n.node_id for n in nodes]
-
-        def delete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
-            self._handle().data.delete_many(
-                where=wvc.query.Filter.by_property("ref_doc_id").equal(ref_doc_id)
-            )
-
-        def query(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:
-            params = self.get_query_parameters(query, property_types=None, **kwargs)
-            if query.alpha is not None and params["vector"] is not None and query.query_str:
-                params["alpha"] = query.alpha  # the integration turns 0.0 (keywords only) into 0.5
-            params["filters"] = collection_filter(self._collection, params.get("filters"))
-            try:
-                result = self._handle().query.hybrid(**params)
-            except weaviate_exceptions().WeaviateQueryError as exc:
-                raise StoreError(f"Weaviate refused the query: {exc.message}") from None
-            return self.parse_query_result(result, query)
-
-        def count_rows(self) -> int:
-            return int(self._handle().aggregate.over_all(total_count=True).total_count or 0)
-
-        def iter_nodes(self) -> Iterator[BaseNode]:
-            for obj in self._handle().iterator(include_vector=True):
-                yield to_node(
-                    {
-                        "metadata": obj.metadata,
-                        "properties": dict(obj.properties),
-                        "vector": dict(obj.vector),
-                    },
-                    text_key=self.text_key,
-                )
-
-    return CitebotWeaviateVectorStore
-
-
-def weaviate_exceptions() -> Any:
-    import weaviate.exceptions
-
-    return weaviate.exceptions
-
-
-def collection_filter(collection: str, extra: Any = None) -> Any:
-    """``collection == name`` (exact: the property is tokenized as a whole field), AND ``extra``."""
-    import weaviate.classes as wvc
-
-    mine = wvc.query.Filter.by_property("collection").equal(collection)
-    return mine if not extra else wvc.query.Filter.all_of([mine, extra])
+    return Property(
+        name=name,
+        data_type=DataType.TEXT,
+        tokenization=Tokenization.FIELD,
+        index_searchable=False,
+    )
 
 
 def _properties() -> list[Any]:
-    from weaviate.classes.config import DataType, Property, Tokenization
-
-    def field(name: str) -> Any:
-        return Property(
-            name=name,
-            data_type=DataType.TEXT,
-            tokenization=Tokenization.FIELD,
-            index_searchable=False,
-        )
+    from weaviate.classes.config import DataType, Property
 
     return [
         Property(name=TEXT_KEY, data_type=DataType.TEXT),
         Property(name="title", data_type=DataType.TEXT),
-        field("collection"),
-        field("document_key"),
-        field("ref_doc_id"),
-        field("doc_id"),
-        field("document_id"),
-        field("url"),
-        field("anchor"),
-        field("kind"),
-        field("content_hash"),
+        _exact_field("collection"),
+        _exact_field("document_key"),
+        _exact_field("ref_doc_id"),
+        _exact_field("doc_id"),
+        _exact_field("document_id"),
+        _exact_field("url"),
+        _exact_field("anchor"),
+        _exact_field("kind"),
+        _exact_field("content_hash"),
         Property(name="start", data_type=DataType.INT),
         Property(name="end", data_type=DataType.INT),
         Property(name="page", data_type=DataType.INT),
@@ -426,7 +337,8 @@ class WeaviateKnowledgeStore(KnowledgeStore):
         from weaviate.classes.config import Configure
         from weaviate.classes.tenants import Tenant
 
-        cls = _vector_store_class()
+        from .weaviate_vectors import CitebotWeaviateVectorStore
+
         if self.tenancy == "tenants":
             index, tenant = self.prefix, tenant_name(collection)
             if not self.client.collections.exists(index):
@@ -453,7 +365,7 @@ class WeaviateKnowledgeStore(KnowledgeStore):
                 self.client.collections.create(
                     index, properties=_properties(), vectorizer_config=Configure.Vectorizer.none()
                 )
-        return cls(
+        return CitebotWeaviateVectorStore(
             weaviate_client=self.client,
             index_name=index,
             text_key=TEXT_KEY,
@@ -496,10 +408,6 @@ class WeaviateKnowledgeStore(KnowledgeStore):
             target = self.target(collection, create=False)
             if target is not None:
                 yield from target.iter_nodes()
-
-    def add_nodes(self, nodes: Sequence[BaseNode]) -> int:
-        """Write nodes that already carry their vectors (a migration)."""
-        return len(self._vector_store.add(list(nodes))) if self._vector_store is not None else 0
 
     def close(self) -> None:
         try:

@@ -13,7 +13,7 @@ from connectors.errors import ConnectorError, one_line
 from .minilm import DIMENSION, MODEL_NAME, MiniLMEmbedding
 
 if TYPE_CHECKING:
-    from connectors.config import EmbeddingSettings
+    from connectors.providers.settings import EmbeddingSettings
 
 __all__ = [
     "DIMENSION",

@@ -1,0 +1,76 @@
+"""Settings of the providers of the pipeline's ports: embeddings, the LLM, web search.
+
+Plain pydantic models (``bots.settings`` composes them), so that providers can be
+built from them without reading the environment themselves. Every field is
+documented by the docstring under it; ``citebot config --table`` prints those.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+
+
+class EmbeddingSettings(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    provider: str = "minilm"
+    """'minilm' (bundled, offline) or 'module:Class' of any LlamaIndex embedding"""
+    options: dict[str, object] = Field(default_factory=dict)
+    """keyword arguments for a LlamaIndex embedding class"""
+    batch_size: int = Field(32, ge=1)
+    """texts embedded per batch"""
+    threads: int = Field(0, ge=0)
+    """onnxruntime intra-op threads; 0 = all cores"""
+
+
+class LLMSettings(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    provider: Literal["none", "openai", "openai_compatible", "anthropic"] = "none"
+    """'none' (extractive, offline), 'openai', 'openai_compatible' or 'anthropic'"""
+    model: str = "gpt-4o-mini"
+    """model name sent to the provider"""
+    base_url: str | None = None
+    """API base URL (required for openai_compatible: Ollama, vLLM, llama.cpp, LM Studio)"""
+    api_key: SecretStr | None = None
+    """provider API key (secret)"""
+    timeout: float = Field(30.0, gt=0)
+    """seconds per LLM request"""
+    temperature: float = Field(0.1, ge=0, le=2)
+    """sampling temperature"""
+    max_tokens: int = Field(1024, ge=1)
+    """most tokens in one reply"""
+    context_window: int = Field(16384, ge=512)
+    """the model's context window, in tokens"""
+    max_retries: int = Field(1, ge=0, le=10)
+    """client retries per call, on top of the pipeline's own"""
+    structured_outputs: bool = False
+    """openai_compatible: ask for JSON-schema replies (vLLM, llama.cpp and Ollama support it)"""
+
+    @field_validator("base_url")
+    @classmethod
+    def _strip_slash(cls, value: str | None) -> str | None:
+        return value.rstrip("/") if value else value
+
+
+class WebSettings(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    enabled: bool = True
+    """allow web search (also needs a Tavily key)"""
+    tavily_api_key: SecretStr | None = None
+    """Tavily API key (secret); without it web search is off"""
+    base_url: str = "https://api.tavily.com"
+    """Tavily API base URL (proxies, tests)"""
+    search_depth: Literal["basic", "advanced"] = "basic"
+    """Tavily search depth: 'basic' or 'advanced'"""
+    max_results: int = Field(5, ge=1, le=20)
+    """web results per search"""
+    include_domains: list[str] = Field(default_factory=list)
+    """search only these domains"""
+    exclude_domains: list[str] = Field(default_factory=list)
+    """never use these domains"""
+    timeout: float = Field(15.0, gt=0)
+    """seconds per web search"""
