@@ -9,6 +9,21 @@ citing every kept source, numbered and deduplicated by canonical URL.
 * ``filter_by_llm`` / ``afilter_by_llm``: a model names the relevant source ids
   as JSON (``{"ids": [..]}`` or a bare list), batch by batch. The model call is
   passed in; it may return text or already-parsed structured output.
+
+They are library API for callers whose model answers without inline markers;
+citebot's own pipeline asks for markers and resolves them with
+``citations.stream`` instead. For example::
+
+    >>> from citations import Source, filter_by_similarity
+    >>> sources = [
+    ...     Source(id=1, url="https://example.com/cats", title="Cats", text="Cats purr."),
+    ...     Source(id=2, url="https://example.com/dogs", title="Dogs", text="Dogs bark."),
+    ... ]
+    >>> def embed(texts):  # any embedding function: texts in, vectors out
+    ...     return [[1.0, 0.0] if "purr" in t else [0.0, 1.0] for t in texts]
+    >>> answer = filter_by_similarity("Cats purr when content.", sources, embed=embed)
+    >>> answer.text, [ref.url for ref in answer.references]
+    ('Cats purr when content.[1]', ['https://example.com/cats'])
 """
 
 from __future__ import annotations

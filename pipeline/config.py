@@ -29,7 +29,7 @@ class PipelineSettings(BaseModel):
     web_timeout: float = Field(15.0, gt=0)
     """seconds for a web search"""
     rewrite_timeout: float = Field(20.0, gt=0)
-    """seconds for condensing and query rewrites"""
+    """condensing and query rewrites"""
     quote_threshold: float = Field(90.0, ge=0, le=100)
     """fuzzy score (0-100) a quote needs to count as verified"""
     quote_policy: Literal["mark", "unquote"] = "mark"

@@ -81,3 +81,11 @@ def test_parse_ids(reply: object, ids: list[int]) -> None:
 def test_empty_inputs() -> None:
     assert filter_by_llm("", SOURCES, llm=lambda p: "[1]").references == ()
     assert filter_by_similarity("x", [], embed=embed).references == ()
+
+
+def test_the_documented_example_runs() -> None:
+    import doctest
+
+    import citations.filters
+
+    assert doctest.testmod(citations.filters).failed == 0
