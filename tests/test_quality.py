@@ -37,6 +37,8 @@ def test_top_level_layout() -> None:
         "connectors",
         "tests",
         "deploy",
+        "docs",
+        "examples",
         "pyproject.toml",
         "README.md",
         "LICENSE",

@@ -1,9 +1,9 @@
+"""``citebot demo``: ingest the bundled sample docs and answer sample questions."""
+
 from __future__ import annotations
 
 import asyncio
-import tempfile
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -20,35 +20,44 @@ DEMO_QUESTIONS = (
     "How do I rotate an API key?",
     "What is the capital of Australia?",
 )
+#: The samples get their own collection, so `sources remove --collection samples` takes them out.
+DEMO_COLLECTION = "samples"
 
 
 @cli.command("demo")
 @click.option(
     "--question", "-q", "questions", multiple=True, help="Ask this instead of the samples."
 )
-@click.option("--keep", type=click.Path(file_okay=False), help="Keep the demo data dir here.")
 @click.pass_context
 @friendly
-def demo_command(ctx: click.Context, questions: tuple[str, ...], keep: str | None) -> None:
-    """Ingest the bundled sample docs into a temporary data dir and answer sample questions."""
+def demo_command(ctx: click.Context, questions: tuple[str, ...]) -> None:
+    """Ingest the bundled sample docs into the data dir and answer sample questions.
+
+    The samples stay (collection 'samples'), so `citebot ask` can answer from them afterwards.
+    """
     from bots.cli.ingest import ingest_command
     from bots.settings import load_settings
 
-    with tempfile.TemporaryDirectory(prefix="citebot-demo-") as tmp:
-        data_dir = Path(keep) if keep else Path(tmp)
-        # the demo shows the bundled engine alone; installed plugins would change its answers
-        settings = load_settings(data_dir=data_dir, plugins={"entry_points": False})
-        ctx.ensure_object(dict)["settings"] = settings
-        samples = resources.files("bots") / "samples"
-        with resources.as_file(samples) as folder:
-            click.echo(f"Ingesting the sample docs from {folder} …", err=True)
-            ctx.invoke(
-                ingest_command,
-                sources=(str(folder),),
-                url_base="https://docs.example.com/",
-                collection=None,
-            )
-        asyncio.run(_answer_all(runtime_of(ctx), questions or DEMO_QUESTIONS))
+    obj = ctx.ensure_object(dict)
+    # the demo shows the bundled engine alone; installed plugins would change its answers
+    settings = load_settings(**obj.get("overrides", {}), plugins={"entry_points": False})
+    obj["settings"] = settings
+    samples = resources.files("bots") / "samples"
+    with resources.as_file(samples) as folder:
+        click.echo(f"Ingesting the sample docs from {folder} …", err=True)
+        ctx.invoke(
+            ingest_command,
+            sources=(str(folder),),
+            url_base="https://docs.example.com/",
+            collection=DEMO_COLLECTION,
+        )
+    asyncio.run(_answer_all(runtime_of(ctx), questions or DEMO_QUESTIONS))
+    click.echo(
+        f"\nThe samples stay in {settings.data_dir} (collection {DEMO_COLLECTION!r}): "
+        "ask them more with `citebot ask QUESTION`; "
+        f"`citebot sources remove --collection {DEMO_COLLECTION}` takes them out.",
+        err=True,
+    )
 
 
 async def _answer_all(runtime: Runtime, questions: tuple[str, ...]) -> None:

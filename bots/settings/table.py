@@ -1,4 +1,4 @@
-"""Every setting as (env var, default, description) rows, for the README and ``citebot config --table``."""
+"""Every setting as (env var, default, description) rows, for docs/pages/configuration.md and ``citebot config --table``."""
 
 from __future__ import annotations
 

@@ -1,0 +1,38 @@
+"""The documentation site builds strictly, and the README only links to things that exist."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+
+
+def test_the_site_builds_strictly_so_broken_links_and_anchors_fail(tmp_path: Path) -> None:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"]
+        + ["-f", "docs/mkdocs.yml", "-d", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "site" / "plugins" / "index.html").is_file()
+    changelog = (tmp_path / "site" / "changelog" / "index.html").read_text(encoding="utf-8")
+    assert "Unreleased" in changelog, "the changelog page includes docs/CHANGELOG.md"
+
+
+def test_the_readme_is_short_and_its_relative_links_exist() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.encode("utf-8")) <= 12 * 1024, "the README stays short; details go to docs/"
+    targets = re.findall(r"\]\((?!https?://|#)([^)\s]+)\)", text)
+    assert targets, "the README links to the docs"
+    missing = [t for t in targets if not (ROOT / t.split("#", 1)[0]).exists()]
+    assert not missing, f"README links to missing files: {missing}"
