@@ -14,9 +14,9 @@ README = ROOT / "README.md"
 
 def test_the_site_builds_strictly_so_broken_links_and_anchors_fail(tmp_path: Path) -> None:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    build = ["build", "--strict", "--quiet", "-f", "docs/mkdocs.yml", "-d", str(tmp_path / "site")]
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"]
-        + ["-f", "docs/mkdocs.yml", "-d", str(tmp_path / "site")],
+        [sys.executable, "-m", "mkdocs", *build],
         cwd=ROOT,
         capture_output=True,
         text=True,
