@@ -74,6 +74,9 @@ def test_multi_stage_from_the_lock_file_without_dev_dependencies() -> None:
     runtime_copies = [args for word, args in runtime if word == "COPY"]
     assert runtime_copies == ["--from=build /opt/citebot /opt/citebot"]
     assert "uv" not in " ".join(args for word, args in runtime if word == "RUN")
+    # bytecode is compiled once at build time: the read-only runtime filesystem can't cache it
+    build_env = " ".join(args for word, args in build if word == "ENV")
+    assert "UV_COMPILE_BYTECODE=1" in build_env
 
 
 def test_runtime_is_slim_non_root_with_volume_healthcheck_and_entrypoint() -> None:
