@@ -24,6 +24,14 @@ def test_ruff_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_ruff_format_is_clean() -> None:
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        pytest.fail("ruff is not installed in the test environment (dev dependency group)")
+    result = _run(ruff, "format", "--check", ".")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_mypy_is_clean() -> None:
     result = _run(sys.executable, "-m", "mypy")
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
