@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from bots.settings.table import markdown_table
+from bots.settings.table import markdown_table, rows
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "pages" / "configuration.md"
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "pages" / "configuration.md"
 
 
 def test_the_settings_table_matches_the_code() -> None:
@@ -17,3 +19,22 @@ def test_the_settings_table_matches_the_code() -> None:
         "docs/pages/configuration.md's settings table is stale: "
         "paste the output of `citebot config --table` between its markers"
     )
+
+
+#: Compose variables, not settings
+NOT_SETTINGS = {"CITEBOT_DOCS"}
+
+
+def test_every_setting_the_docs_name_exists() -> None:
+    known = {env.split(" ", 1)[0] for env, _, _ in rows()} | NOT_SETTINGS
+    sections = {name.rsplit("__", 1)[0] for name in known if "__" in name}
+    named: dict[str, set[str]] = {}
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs" / "pages").glob("*.md"))]:
+        for name in re.findall(r"CITEBOT_[A-Z0-9_]*[A-Z0-9]", page.read_text(encoding="utf-8")):
+            named.setdefault(name, set()).add(page.name)
+    unknown = {
+        name: sorted(pages)
+        for name, pages in named.items()
+        if name not in known and name not in sections and not name.endswith("__")
+    }
+    assert not unknown, f"the docs name settings the code does not have: {unknown}"
