@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, SecretStr, ValidationError, model_validator
+from pydantic import Field, PrivateAttr, SecretStr, ValidationError, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
@@ -24,6 +24,22 @@ from connectors.knowledge.settings import IngestSettings, StoreSettings
 from connectors.providers.settings import EmbeddingSettings, LLMSettings, WebSettings
 from pipeline.config import PipelineSettings
 
+from .origins import (
+    DELIMITER,
+    ENV_PREFIX,
+    RANK,
+    Origin,
+    Origins,
+    check_env,
+    describe_error,
+    dotted,
+    env_name,
+    flatten,
+    read_dotenv,
+    read_toml,
+    toml_problems,
+)
+from .schema import unknown_keys
 from .sections import (
     AccessSettings,
     DiscordSettings,
@@ -33,10 +49,7 @@ from .sections import (
     SlackSettings,
 )
 
-__all__ = ["Settings", "SettingsError", "env_name", "load_settings"]
-
-ENV_PREFIX = "CITEBOT_"
-DELIMITER = "__"
+__all__ = ["DELIMITER", "ENV_PREFIX", "Settings", "SettingsError", "env_name", "load_settings"]
 
 #: Vendor-conventional variables, honoured below their ``CITEBOT_`` spelling.
 CONVENTIONAL_ENV: dict[str, tuple[str, str]] = {
@@ -85,6 +98,7 @@ class Settings(BaseSettings):
     limits: LimitSettings = Field(default_factory=LimitSettings)
     ops: OpsSettings = Field(default_factory=OpsSettings)
     plugins: PluginSettings = Field(default_factory=PluginSettings)
+    _origins: Origins = PrivateAttr(default_factory=Origins)
 
     @classmethod
     def settings_customise_sources(
@@ -112,6 +126,34 @@ class Settings(BaseSettings):
                 self.llm.api_key = SecretStr(key)
         return self
 
+    @model_validator(mode="after")
+    def _complete(self) -> Settings:
+        """What the providers would refuse at the first question, refused with the settings."""
+        llm, store = self.llm, self.store
+        if llm.provider == "openai_compatible" and not llm.base_url:
+            raise ValueError(
+                "llm.base_url is required when llm.provider is 'openai_compatible' "
+                "(for example http://localhost:11434/v1 for Ollama)"
+            )
+        if llm.provider == "openai" and llm.api_key is None:
+            raise ValueError(
+                "llm.api_key (or OPENAI_API_KEY) is required when llm.provider is 'openai'"
+            )
+        if llm.provider == "anthropic" and llm.api_key is None:
+            raise ValueError("llm.api_key is required when llm.provider is 'anthropic'")
+        if store.kind == "weaviate" and not store.weaviate_url:
+            raise ValueError("store.weaviate_url is required when store.kind is 'weaviate'")
+        return self
+
+    @property
+    def origins(self) -> Origins:
+        """Which source set each value (filled in by ``load_settings``)."""
+        return self._origins
+
+    @origins.setter
+    def origins(self, value: Origins) -> None:
+        self._origins = value
+
     def masked(self) -> dict[str, Any]:
         """The effective settings as JSON-able data, secrets shown as ``**********``."""
         return self.model_dump(mode="json")
@@ -125,27 +167,44 @@ class SettingsError(Exception):
         self.lines = lines
 
 
-def env_name(path: tuple[str | int, ...]) -> str:
-    keys = [str(p) for p in path if not isinstance(p, int)]
-    if len(keys) == 1:
-        return ENV_PREFIX + keys[0].upper()
-    return ENV_PREFIX + DELIMITER.join(k.upper() for k in keys)
-
-
-def _describe(error: Any) -> str:
-    loc = tuple(p for p in error["loc"] if p not in ("function-after",))
-    dotted = ".".join(str(p) for p in loc) or "settings"
-    msg = error["msg"]
-    if "input" in error and not isinstance(error["input"], dict | list):
-        shown = error["input"]
-        msg = f"{msg} (got {shown!r})"
-    return f"setting {dotted}: {msg} [env {env_name(loc)}]"
+def _sources(overrides: dict[str, Any]) -> tuple[list[str], Origins]:
+    """Every source read once more: unknown keys refused, each value's origin recorded."""
+    config = Settings.model_config
+    toml_file = Path(str(config.get("toml_file") or "citebot.toml"))
+    toml_data, problems = read_toml(toml_file)
+    problems += toml_problems(Settings, toml_data, str(toml_file))
+    entries = [
+        Origin(path, str(toml_file), dotted(path), RANK["citebot.toml"])
+        for path in flatten(Settings, toml_data)
+    ]
+    env_file = Path(str(config.get("env_file") or ".env"))
+    dotenv_problems, names = check_env(Settings, read_dotenv(env_file), f"{env_file}: ")
+    problems += dotenv_problems
+    entries += [Origin(p, str(env_file), n, RANK[".env"]) for p, n in names.items()]
+    for var, path in CONVENTIONAL_ENV.items():
+        if os.environ.get(var):
+            entries.append(Origin(path, "env", var, RANK["vendor"]))
+    env_problems, names = check_env(Settings, os.environ, "env ")
+    problems += env_problems
+    entries += [Origin(p, "env", n, RANK["env"]) for p, n in names.items()]
+    for unknown in unknown_keys(Settings, overrides):
+        problems.append(f"argument {dotted(unknown.path)}: no such setting")
+    entries += [
+        Origin(p, "argument", dotted(p), RANK["argument"]) for p in flatten(Settings, overrides)
+    ]
+    return problems, Origins(entries)
 
 
 def load_settings(**overrides: Any) -> Settings:
+    """The settings from every source; unknown keys and bad values raise ``SettingsError``."""
+    problems, origins = _sources(overrides)
+    if problems:
+        raise SettingsError(problems)
     try:
-        return Settings(**overrides)
+        settings = Settings(**overrides)
     except ValidationError as exc:
-        raise SettingsError([_describe(e) for e in exc.errors()]) from None
+        raise SettingsError([describe_error(Settings, e, origins) for e in exc.errors()]) from None
     except (ValueError, OSError) as exc:
         raise SettingsError([f"settings: {exc}"]) from None
+    settings.origins = origins
+    return settings

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 
+from bots.cli import cli
+from bots.cli import commands as _commands  # noqa: F401  (registers every command)
 from bots.settings import SettingsError, load_settings
 
 
@@ -65,3 +69,126 @@ def test_crossed_thresholds_are_refused(monkeypatch: pytest.MonkeyPatch) -> None
     assert len(caught.value.lines) == 1
     assert "must not exceed upper" in caught.value.lines[0]
     assert "CITEBOT_PIPELINE" in caught.value.lines[0]
+
+
+def _config(*args: str, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(cli, ["config", *args], env=env)
+
+
+def _one_line_error(result: Result) -> str:
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def test_a_misspelt_section_is_refused_not_ignored() -> None:
+    # a typo here would otherwise open every collection to every channel
+    Path("citebot.toml").write_text('[acces.scopes]\n"slack:T1/C2" = ["eng"]\n', encoding="utf-8")
+    line = _one_line_error(_config())
+    assert "citebot.toml" in line and "[acces]" in line
+    assert "did you mean [access]?" in line
+
+
+def test_a_misspelt_toml_key_names_the_file_and_the_key() -> None:
+    Path("citebot.toml").write_text("[pipeline]\ntopk = 9\n", encoding="utf-8")
+    line = _one_line_error(_config())
+    assert "citebot.toml" in line and "pipeline.topk" in line
+    assert "did you mean pipeline.top_k?" in line
+
+
+def test_a_top_level_key_that_belongs_in_a_section_says_which() -> None:
+    Path("citebot.toml").write_text("top_k = 9\n", encoding="utf-8")
+    assert "did you mean pipeline.top_k?" in _one_line_error(_config())
+
+
+@pytest.mark.parametrize(
+    ("variable", "meant"),
+    [
+        ("CITEBOT_LLM__MODLE", "CITEBOT_LLM__MODEL"),
+        ("CITEBOT_ACCES__SCOPES", "CITEBOT_ACCESS__SCOPES"),
+        ("CITEBOT_PIPELINE_TOP_K", "CITEBOT_PIPELINE__TOP_K"),
+    ],
+)
+def test_a_misspelt_variable_names_itself_and_the_right_spelling(variable: str, meant: str) -> None:
+    line = _one_line_error(_config(env={variable: "1"}))
+    assert line.startswith(f"citebot: env {variable}:")
+    assert f"did you mean {meant}?" in line
+
+
+def test_a_misspelt_variable_in_dotenv_names_the_file() -> None:
+    Path(".env").write_text("CITEBOT_DATADIR=/srv\n", encoding="utf-8")
+    line = _one_line_error(_config())
+    assert ".env" in line and "CITEBOT_DATADIR" in line and "CITEBOT_DATA_DIR" in line
+
+
+def test_a_bad_key_inside_a_json_variable_is_refused() -> None:
+    line = _one_line_error(_config(env={"CITEBOT_LLM": '{"provder": "none"}'}))
+    assert "CITEBOT_LLM" in line and "provider" in line
+
+
+def test_a_bad_toml_value_is_labelled_with_the_file_not_a_variable() -> None:
+    Path("citebot.toml").write_text("[pipeline]\ntop_k = 500\n", encoding="utf-8")
+    line = _one_line_error(_config())
+    assert "citebot.toml: pipeline.top_k" in line and "500" in line
+    assert "CITEBOT_" not in line
+
+
+def test_a_bad_variable_value_is_labelled_with_the_variable() -> None:
+    line = _one_line_error(_config(env={"CITEBOT_PIPELINE__TOP_K": "many"}))
+    assert "env CITEBOT_PIPELINE__TOP_K" in line and "'many'" in line
+
+
+def test_config_refuses_a_compatible_provider_without_its_url() -> None:
+    Path("citebot.toml").write_text('[llm]\nprovider = "openai_compatible"\n', encoding="utf-8")
+    line = _one_line_error(_config())
+    assert "llm.base_url" in line and "llm.provider" in line
+    assert "citebot.toml: llm.provider" in line, "the error names where the provider was set"
+
+
+def test_a_cross_field_error_names_both_fields_and_their_sources() -> None:
+    Path("citebot.toml").write_text("[pipeline]\nlower = 0.9\n", encoding="utf-8")
+    line = _one_line_error(_config(env={"CITEBOT_PIPELINE__UPPER": "0.8"}))
+    assert "pipeline.lower from citebot.toml" in line
+    assert "pipeline.upper from env CITEBOT_PIPELINE__UPPER" in line
+
+
+def test_config_prints_toml_that_reads_back_to_the_same_settings() -> None:
+    Path("citebot.toml").write_text(
+        '[access.scopes]\n"slack:T1/C2" = ["eng"]\n[ingest.crawl]\nmax_pages = 7\n'
+        '[ingest.readers.wiki]\nreader_module = "m"\nreader_class = "C"\n'
+        'args = { integration_token = "secret_notion_1" }\n',
+        encoding="utf-8",
+    )
+    env = {
+        "CITEBOT_STORE__WEAVIATE_URL": "https://admin:hunter22@weaviate:8080",
+        "CITEBOT_SLACK__BOT_TOKEN": "xoxb-not-to-be-seen",
+        "CITEBOT_PIPELINE__TOP_K": "9",
+    }
+    result = _config(env=env)
+    assert result.exit_code == 0, result.output
+    for secret in ("hunter22", "xoxb-not-to-be-seen", "secret_notion_1"):
+        assert secret not in result.output
+    printed = tomllib.loads(result.stdout)
+    assert printed["pipeline"]["top_k"] == 9
+    assert printed["access"]["scopes"] == {"slack:T1/C2": ["eng"]}
+
+    Path("citebot.toml").write_text(result.stdout, encoding="utf-8")
+    again = load_settings()
+    assert again.pipeline.top_k == 9 and again.ingest.crawl.max_pages == 7
+    assert again.ingest.readers["wiki"].reader_class == "C"
+    assert again.slack.bot_token is None, "a masked secret is a comment, never a value"
+
+
+def test_config_origin_names_each_source() -> None:
+    Path("citebot.toml").write_text("[pipeline]\ntop_k = 9\n", encoding="utf-8")
+    result = _config(
+        "--origin", env={"CITEBOT_LLM__MODEL": "m1", "SLACK_BOT_TOKEN": "xoxb-1234567"}
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "top_k = 9  # citebot.toml: pipeline.top_k" in lines
+    assert 'model = "m1"  # env CITEBOT_LLM__MODEL' in lines
+    assert any(line.startswith("# bot_token") and "env SLACK_BOT_TOKEN" in line for line in lines)
+    assert 'table = "chunks"  # default' in lines
