@@ -147,6 +147,11 @@ def test_config_refuses_a_compatible_provider_without_its_url() -> None:
     assert "citebot.toml: llm.provider" in line, "the error names where the provider was set"
 
 
+def test_a_weaviate_store_without_its_url_is_refused_with_the_settings() -> None:
+    line = _one_line_error(_config(env={"CITEBOT_STORE__KIND": "weaviate"}))
+    assert "store.weaviate_url is required" in line and "env CITEBOT_STORE__KIND" in line
+
+
 def test_a_cross_field_error_names_both_fields_and_their_sources() -> None:
     Path("citebot.toml").write_text("[pipeline]\nlower = 0.9\n", encoding="utf-8")
     line = _one_line_error(_config(env={"CITEBOT_PIPELINE__UPPER": "0.8"}))
