@@ -64,7 +64,7 @@ def test_a_bad_plugin_setting_is_one_line() -> None:
     Path("citebot.toml").write_text("[plugins]\nhook_timeout = -1\n")
     result = CliRunner().invoke(cli, ["plugins"])
     assert result.exit_code == 2
-    assert "setting plugins.hook_timeout: Input should be greater than 0" in result.output
+    assert "citebot.toml: plugins.hook_timeout: Input should be greater than 0" in result.output
 
 
 def _with_extras() -> None:
