@@ -13,9 +13,11 @@ from pipeline.config import PipelineSettings
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.extractive import NOT_FOUND
 from pipeline.graders import CachedEmbedder, EmbeddingGrader, default_graders, select_grader
+from pipeline.llm_failures import traceback_if_debug
 from pipeline.ports import Embedder, Grader, Retriever, WebSearch
 from pipeline.question import Question
 from pipeline.run_state import RunState
+from pipeline.text import describe
 from pipeline.workflow import CitebotWorkflow, extractive_answer, kept_sources, numbered
 from pipeline.workflow_events import AskEvent, DeltaEvent, StatusEvent
 
@@ -90,7 +92,12 @@ class Pipeline:
                 raise TypeError(f"the workflow returned {type(result).__name__}, not Done")
             done = result
         except Exception as exc:
-            log.exception("pipeline run failed for question %s", question.id)
+            log.error(
+                "pipeline run failed for question %s: %s",
+                question.id,
+                describe(exc),
+                exc_info=traceback_if_debug(log, exc),
+            )
             done = await self._fallback(question, run, exc)
         finally:
             if done is None and handler is not None and not handler.is_done():
@@ -122,9 +129,12 @@ class Pipeline:
             extracted = await extractive_answer(
                 query, relevant, self.embedding_grader, self.settings
             )
-        except Exception:
-            log.exception(
-                "the knowledge-base-only fallback failed too for question %s", question.id
+        except Exception as exc:
+            log.error(
+                "the knowledge-base-only fallback failed too for question %s: %s",
+                question.id,
+                describe(exc),
+                exc_info=traceback_if_debug(log, exc),
             )
             extracted = None
         if extracted is not None:

@@ -39,6 +39,7 @@ from pipeline.config import PipelineSettings
 from pipeline.events import Done, Route
 from pipeline.extractive import NOT_FOUND_ANYWHERE, Pick, extract
 from pipeline.graders import EmbeddingGrader, LLMGrader
+from pipeline.llm_failures import LLMFailed, classify, stage_note, traceback_if_debug
 from pipeline.ports import Grader, Hit, Retriever, WebSearch
 from pipeline.quotes import check_quotes
 from pipeline.run_state import RunState, Verdict
@@ -113,10 +114,6 @@ async def extractive_answer(
 # -- the workflow ----------------------------------------------------------------------
 
 
-class LLMDown(Exception):
-    """An LLM call failed for a reason other than a malformed reply."""
-
-
 class CitebotWorkflow(Workflow):
     def __init__(
         self,
@@ -153,7 +150,7 @@ class CitebotWorkflow(Workflow):
         return self.llm if run.llm_down is None else None
 
     async def _llm_call(self, run: RunState, what: str, call: Awaitable[T], seconds: float) -> T:
-        """Run one LLM call under its timeout; a failure marks the LLM down for this run.
+        """Run one LLM call under its timeout; a failure raises ``LLMFailed``.
 
         Malformed replies propagate as they are; they say nothing about the LLM's health.
         """
@@ -163,26 +160,30 @@ class CitebotWorkflow(Workflow):
                     return await call
         except (OutputParserException, ValidationError, ValueError):
             raise
-        except TimeoutError as exc:
-            reason = f"it did not answer within {seconds:g} s"
-            self._llm_failed(run, what, reason, exc)
-            raise LLMDown(reason) from exc
         except Exception as exc:
-            reason = describe(exc)
-            self._llm_failed(run, what, reason, exc)
-            raise LLMDown(reason) from exc
+            raise self._llm_failed(run, what, classify(exc, seconds=seconds), exc) from exc
 
     @staticmethod
-    def _llm_failed(run: RunState, what: str, reason: str, exc: BaseException) -> None:
+    def _llm_failed(run: RunState, stage: str, failure: LLMFailed, exc: BaseException) -> LLMFailed:
+        """Log and trace a failed LLM call; a model that is down is not called again.
+
+        A rejected request costs only its own stage, and says so in a note; a model
+        that is down is named once, by the stage whose answer it changes (generate,
+        check) or at the end.
+        """
         log.warning(
-            "LLM %s failed for question %s: %s", what, run.question.id, reason, exc_info=exc
+            "LLM %s failed for question %s: %s",
+            stage,
+            run.question.id,
+            failure.reason,
+            exc_info=traceback_if_debug(log, exc),
         )
-        run.llm_down = reason
-        run.note(
-            f"The language model is unavailable ({reason}), so this answer is put together "
-            "from the sources directly."
-        )
-        run.trace(what, "LLM failed; continuing without it", reason=reason)
+        if failure.down:
+            run.llm_down = failure.reason
+        if not failure.down or stage in ("generate", "check"):
+            run.note(stage_note(stage, failure.reason))
+        run.trace(stage, "LLM failed; continuing without it", reason=failure.reason)
+        return failure
 
     async def _rewrite(self, run: RunState, template: Any, query: str, what: str) -> str:
         llm = self._llm_usable(run)
@@ -196,7 +197,7 @@ class CitebotWorkflow(Workflow):
                 llm.apredict(template, question=query),
                 self.settings.rewrite_timeout,
             )
-        except (LLMDown, OutputParserException, ValidationError, ValueError):
+        except (LLMFailed, OutputParserException, ValidationError, ValueError):
             return query
         rewritten = _one_line(text) or query
         run.trace(what, "rewrote the query", ms=clock.ms, query=rewritten)
@@ -231,7 +232,7 @@ class CitebotWorkflow(Workflow):
                     "condense", "LLM rewrote the follow-up", ms=clock.ms, query=run.standalone
                 )
                 return RetrieveEvent(query=run.standalone, run=run)
-            except (LLMDown, OutputParserException, ValidationError, ValueError):
+            except (LLMFailed, OutputParserException, ValidationError, ValueError):
                 pass
         run.standalone = f"{previous[-1]} {question.text}" if previous else question.text
         run.trace(
@@ -255,7 +256,7 @@ class CitebotWorkflow(Workflow):
                 "knowledge base search failed for question %s: %s",
                 run.question.id,
                 describe(exc),
-                exc_info=exc,
+                exc_info=traceback_if_debug(log, exc),
             )
             run.note(f"The knowledge base could not be searched ({describe(exc)}).")
             run.trace("retrieve", "search failed", ms=clock.ms, error=describe(exc))
@@ -298,7 +299,7 @@ class CitebotWorkflow(Workflow):
                     "grading failed for question %s: %s",
                     run.question.id,
                     describe(exc),
-                    exc_info=exc,
+                    exc_info=traceback_if_debug(log, exc),
                 )
                 run.trace(
                     "grade",
@@ -307,20 +308,21 @@ class CitebotWorkflow(Workflow):
                     error=describe(exc),
                 )
                 return GradedEvent(query=ev.query, hits=ev.hits, grades=[0.0] * len(texts), run=run)
-            reason = (
-                f"it did not answer within {self.settings.grade_timeout:g} s"
-                if isinstance(exc, TimeoutError)
-                else describe(exc)
-            )
             if isinstance(grader, LLMGrader):
-                self._llm_failed(run, "grade", reason, exc)
+                failure = classify(exc, seconds=self.settings.grade_timeout)
+                self._llm_failed(run, "grade", failure, exc)
             else:
+                reason = (
+                    f"it did not answer within {self.settings.grade_timeout:g} s"
+                    if isinstance(exc, TimeoutError)
+                    else describe(exc)
+                )
                 log.error(
                     "grader %r failed for question %s: %s",
                     grader.name,
                     run.question.id,
                     reason,
-                    exc_info=exc,
+                    exc_info=traceback_if_debug(log, exc),
                 )
                 run.trace(
                     "grade",
@@ -409,7 +411,10 @@ class CitebotWorkflow(Workflow):
                 else describe(exc)
             )
             log.warning(
-                "web search failed for question %s: %s", run.question.id, reason, exc_info=exc
+                "web search failed for question %s: %s",
+                run.question.id,
+                reason,
+                exc_info=traceback_if_debug(log, exc),
             )
             run.note(f"Web search failed ({reason}), so this answer uses the knowledge base only.")
             run.trace("web", "search failed", ms=clock.ms, error=reason)
@@ -490,12 +495,8 @@ class CitebotWorkflow(Workflow):
                 if tail and live:
                     ctx.write_event_to_stream(DeltaEvent(text=tail))
             except Exception as exc:
-                reason = (
-                    f"it did not answer within {self.settings.generate_timeout:g} s"
-                    if isinstance(exc, TimeoutError)
-                    else describe(exc)
-                )
-                self._llm_failed(run, "generate", reason, exc)
+                failure = classify(exc, seconds=self.settings.generate_timeout)
+                self._llm_failed(run, "generate", failure, exc)
             else:
                 answer = stream.answer
                 run.trace(
@@ -510,6 +511,8 @@ class CitebotWorkflow(Workflow):
                 return CheckEvent(
                     sources=sources, answer=answer, raw="".join(raw), extractive=False, run=run
                 )
+        if self.llm is not None and run.llm_down is not None and sources:
+            run.note(stage_note("generate", run.llm_down))
         return await self._extractive(ctx, run, sources, live=live)
 
     async def _extractive(
@@ -565,7 +568,7 @@ class CitebotWorkflow(Workflow):
             )
         llm = self._llm_usable(run)
         if llm is None:
-            run.note("The answer could not be checked against its sources.")
+            run.note(stage_note("check", run.llm_down or "the language model is unavailable"))
             run.trace("check", "skipped: the LLM is down", ms=clock.ms, **data)
             return FinalizeEvent(answer=_warn(answer, "not checked against its sources"), run=run)
         cited = [
@@ -589,10 +592,9 @@ class CitebotWorkflow(Workflow):
                 "malformed answer check for question %s: %s", run.question.id, describe(exc)
             )
             run.trace("check", "malformed check reply", ms=clock.ms, error=describe(exc), **data)
-            run.note("The answer could not be checked against its sources.")
+            run.note(stage_note("check", "the model's verdict did not parse"))
             return FinalizeEvent(answer=_warn(answer, "not checked against its sources"), run=run)
-        except LLMDown:
-            run.note("The answer could not be checked against its sources.")
+        except LLMFailed:
             return FinalizeEvent(answer=_warn(answer, "not checked against its sources"), run=run)
         grounded = verdict.grounded and not bad_quotes
         run.trace(
@@ -688,6 +690,8 @@ class CitebotWorkflow(Workflow):
                 if Origin.WEB in origins
                 else Route.KNOWLEDGE_BASE
             )
+        if run.llm_down is not None and not any(run.llm_down in n for n in run.notes):
+            run.note(run.llm_down[:1].upper() + run.llm_down[1:] + ".")
         if run.notes:
             notes = "\n".join(f"Note: {n}" for n in run.notes)
             answer = replace(
@@ -722,7 +726,6 @@ def _one_line(text: Any) -> str:
 __all__: Sequence[str] = (
     "CitebotWorkflow",
     "Extracted",
-    "LLMDown",
     "extractive_answer",
     "kept_sources",
     "numbered",

@@ -70,21 +70,22 @@ def _openai(settings: LLMSettings) -> LLM:
 
 
 def _openai_compatible(settings: LLMSettings) -> LLM:
-    from llama_index.llms.openai_like import OpenAILike
+    from connectors.providers.openai_compatible import CompatibleLLM
 
     if not settings.base_url:
         raise ConnectorError(
             "the openai_compatible LLM needs a base URL: set CITEBOT_LLM__BASE_URL "
             "(for example http://localhost:11434/v1 for Ollama)"
         )
-    return OpenAILike(
+    mode = "json_schema" if settings.structured == "auto" else settings.structured
+    return CompatibleLLM(
         api_base=settings.base_url,
         # local servers accept any key, but the openai client refuses to start without one
         api_key=_secret(settings) or "not-needed",
         context_window=settings.context_window,
         is_chat_model=True,
-        is_function_calling_model=False,
-        should_use_structured_outputs=settings.structured_outputs,
+        is_function_calling_model=mode == "tools",
+        structured=mode,
         additional_kwargs=_stream_usage(),
         **_common(settings),
     )

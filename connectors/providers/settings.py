@@ -46,8 +46,8 @@ class LLMSettings(BaseModel):
     """the model's context window, in tokens"""
     max_retries: int = Field(1, ge=0, le=10)
     """client retries per call, on top of the pipeline's own"""
-    structured_outputs: bool = False
-    """openai_compatible: ask for JSON-schema replies (vLLM, llama.cpp and Ollama support it)"""
+    structured: Literal["auto", "json_schema", "json_object", "tools", "prompt"] = "auto"
+    """openai_compatible: how grading and the answer check ask for JSON. 'auto' = 'json_schema' (vLLM, Ollama, llama.cpp, LM Studio accept it); 'json_object' (not LM Studio); 'tools' (vLLM needs --enable-auto-tool-choice; Ollama ignores tool_choice); 'prompt' (the schema in the prompt only)"""
 
     @field_validator("base_url")
     @classmethod

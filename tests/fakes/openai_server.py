@@ -16,6 +16,23 @@ output). Streams end with a usage chunk when the request asks for one
 
 Rules are tried in the order they were added; ``times`` limits how often one
 matches. A reply may also be a callable taking the prompt text.
+
+``server`` makes the fake as strict as one real server, from their docs and issue
+trackers:
+
+- ``openai``: ``tool_choice`` only with ``tools``; ``stream_options`` only when streaming;
+  ``response_format`` of type text, json_object or json_schema (with its schema).
+- ``vllm`` (started without ``--enable-auto-tool-choice``/``--tool-call-parser``, the
+  default): ``tool_choice`` without ``tools`` is a 400 (vllm#9426); any tool choice
+  but ``none`` needs the tool parser (vllm#30613); ``stream_options`` only when streaming.
+- ``ollama``: accepts ``response_format``; ignores ``tool_choice`` and answers in text
+  (ollama#8421, ollama#17921).
+- ``llamacpp`` (llama-server): ``response_format`` of type text, json_object or json_schema
+  (llama.cpp#9522); a named ``tool_choice`` silently falls back to ``auto``
+  (llama.cpp#26535), here answered in text.
+- ``lmstudio``: ``response_format.type`` must be ``json_schema`` or ``text``
+  (lmstudio-bug-tracker#189); ``tool_choice: required`` returns an empty message
+  (lmstudio-bug-tracker#1904).
 """
 
 from __future__ import annotations
@@ -26,7 +43,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import web
 
@@ -46,6 +63,9 @@ class Hang:
 
 Reply = str | Fail | Hang | Callable[[str], "str | Fail | Hang"]
 
+ServerKind = Literal["openai", "vllm", "ollama", "llamacpp", "lmstudio"]
+SERVER_KINDS: tuple[ServerKind, ...] = ("openai", "vllm", "ollama", "llamacpp", "lmstudio")
+
 
 @dataclass
 class Rule:
@@ -61,6 +81,7 @@ class Request:
     headers: dict[str, str]
     prompt: str = field(init=False)
     usage: dict[str, int] | None = None  # what the server reported for this request
+    rejected: str | None = None  # why the strict server refused it
 
     def __post_init__(self) -> None:
         self.prompt = prompt_of(self.body)
@@ -84,8 +105,10 @@ class FakeOpenAI(ThreadedServer):
         chunk_chars: int = 4,
         model: str = "fake-model",
         report_usage: bool = True,
+        server: ServerKind = "openai",
     ) -> None:
         super().__init__()
+        self.server = server
         self.api_key = api_key
         self.report_usage = report_usage  # False: like local servers that never count tokens
         self.chunk_chars = chunk_chars
@@ -164,6 +187,10 @@ class FakeOpenAI(ThreadedServer):
         record = Request(body=body, headers=dict(request.headers))
         with self._lock:
             self.requests.append(record)
+        rejected = _REJECTS[self.server](body)
+        if rejected is not None:
+            record.rejected = rejected
+            return _server_error(self.server, 400, rejected)
         reply = self._pick(record.prompt)
         if isinstance(reply, Hang):
             await self.stall()
@@ -171,6 +198,10 @@ class FakeOpenAI(ThreadedServer):
         if isinstance(reply, Fail):
             return _error(reply.status, reply.message, "server_error")
         tool = _forced_tool(body)
+        if tool is not None and _ignores_tool_choice(self.server, body.get("tool_choice")):
+            tool = None
+        if self.server == "lmstudio" and body.get("tool_choice") == "required":
+            tool, reply = None, ""
         if body.get("stream"):
             return await self._stream(request, record, reply, tool)
         message: dict[str, Any] = {"role": "assistant", "content": reply}
@@ -272,3 +303,102 @@ def _error(status: int, message: str, code: str) -> web.Response:
     return web.json_response(
         {"error": {"message": message, "type": code, "param": None, "code": code}}, status=status
     )
+
+
+# -- what each real server rejects or ignores -------------------------------------------
+
+
+def _openai_rejects(body: dict[str, Any]) -> str | None:
+    if "tool_choice" in body and not body.get("tools"):
+        return (
+            "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are "
+            "specified."
+        )
+    if "stream_options" in body and not body.get("stream"):
+        return "The 'stream_options' parameter is only allowed when 'stream' is enabled."
+    return _response_format_problem(body, ("text", "json_object", "json_schema"))
+
+
+def _vllm_rejects(body: dict[str, Any]) -> str | None:
+    choice = body.get("tool_choice")
+    if choice is not None and choice != "none" and not body.get("tools"):
+        return "When using `tool_choice`, `tools` must be set."
+    if body.get("tools") and choice != "none":
+        shown = choice if isinstance(choice, str) else "named" if choice else "auto"
+        return (
+            f'"{shown}" tool choice requires --enable-auto-tool-choice and --tool-call-parser '
+            "to be set"
+        )
+    if "stream_options" in body and not body.get("stream"):
+        return "Stream options can only be defined when `stream=True`."
+    return _response_format_problem(body, ("text", "json_object", "json_schema"))
+
+
+def _ollama_rejects(body: dict[str, Any]) -> str | None:
+    return None
+
+
+def _llamacpp_rejects(body: dict[str, Any]) -> str | None:
+    return _response_format_problem(body, ("text", "json_object", "json_schema"))
+
+
+def _lmstudio_rejects(body: dict[str, Any]) -> str | None:
+    fmt = body.get("response_format")
+    if isinstance(fmt, dict) and fmt.get("type") not in ("json_schema", "text"):
+        return "'response_format.type' must be 'json_schema' or 'text'"
+    return _response_format_problem(body, ("text", "json_schema"))
+
+
+def _response_format_problem(body: dict[str, Any], allowed: tuple[str, ...]) -> str | None:
+    fmt = body.get("response_format")
+    if fmt is None:
+        return None
+    kind = fmt.get("type") if isinstance(fmt, dict) else None
+    if kind not in allowed:
+        return f"response_format type must be one of {', '.join(allowed)}, but got: {kind}"
+    if kind == "json_schema":
+        schema = fmt.get("json_schema")
+        if not isinstance(schema, dict) or not isinstance(schema.get("schema"), dict):
+            return "Missing required parameter: 'response_format.json_schema.schema'."
+    return None
+
+
+_REJECTS: dict[ServerKind, Callable[[dict[str, Any]], str | None]] = {
+    "openai": _openai_rejects,
+    "vllm": _vllm_rejects,
+    "ollama": _ollama_rejects,
+    "llamacpp": _llamacpp_rejects,
+    "lmstudio": _lmstudio_rejects,
+}
+
+
+def _ignores_tool_choice(server: ServerKind, choice: object) -> bool:
+    """Ollama ignores every tool choice; llama-server ignores the named (object) form."""
+    return server == "ollama" or (server == "llamacpp" and isinstance(choice, dict))
+
+
+def _server_error(server: ServerKind, status: int, message: str) -> web.Response:
+    """The error body each server sends (they differ, and clients must cope with all)."""
+    body: dict[str, Any]
+    if server == "vllm":
+        body = {
+            "object": "error",
+            "message": message,
+            "type": "BadRequestError",
+            "param": None,
+            "code": status,
+        }
+    elif server == "lmstudio":
+        body = {"error": message}
+    elif server == "llamacpp":
+        body = {"error": {"code": status, "message": message, "type": "invalid_request_error"}}
+    else:
+        body = {
+            "error": {
+                "message": message,
+                "type": "invalid_request_error",
+                "param": None,
+                "code": None,
+            }
+        }
+    return web.json_response(body, status=status)

@@ -28,8 +28,10 @@ def embedder() -> Embedder:
 
 
 @pytest.fixture
-def fake_openai() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
+def fake_openai(request: pytest.FixtureRequest) -> Iterator[FakeOpenAI]:
+    """Strict like OpenAI's API; ``parametrize("fake_openai", SERVER_KINDS, indirect=True)``
+    makes it as strict as each local server instead."""
+    with FakeOpenAI(server=getattr(request, "param", "openai")) as server:
         yield server
 
 

@@ -5,6 +5,9 @@ fake Tavily, over a knowledge base ingested with ``citebot ingest``."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +92,49 @@ def test_routes_knowledge_base_web_and_mixed(
     mixed = ask(env, "How and how often do I rotate API keys?")
     assert mixed["route"] == "mixed"
     assert [r["url"] for r in mixed["references"]] == [KEYS_URL, WEB_URL]  # type: ignore[union-attr,index]
+
+
+@pytest.mark.parametrize("fake_openai", ["vllm"], indirect=True)
+def test_ask_against_vllm_gives_a_checked_answer_with_no_note(
+    env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.when("Task: grade relevance", grades({"click Rotate next to the key": 0.93}))
+    fake_openai.when("Task: answer with citations", "Click Rotate in Settings › API keys [1].")
+    fake_openai.when("Task: check an answer", GOOD)
+    result = CliRunner().invoke(
+        cli, ["ask", "--json", "--trace", "How do I rotate an API key?"], env=env
+    )
+
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout.strip().splitlines()[-1])
+    assert payload["answer"] == "Click Rotate in Settings › API keys [1]."
+    assert "warnings" not in payload and "error" not in payload
+    check = [d for d in payload["trace"] if d["stage"] == "check"]
+    assert check and check[-1]["data"]["grounded"] is True
+    assert [r.rejected for r in fake_openai.requests] == [None] * len(fake_openai.requests)
+
+
+@pytest.mark.parametrize("fake_openai", ["vllm"], indirect=True)
+def test_a_rejected_request_prints_no_traceback_below_debug(
+    env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    # tools mode on a vLLM started without --enable-auto-tool-choice: every structured call
+    # is a 400. A real process, so that the CLI's own logging set-up is what prints.
+    fake_openai.when("Task: answer with citations", "Click Rotate in Settings › API keys [1].")
+    variables = {**os.environ, **env, "CITEBOT_LLM__STRUCTURED": "tools"}
+    command = [sys.executable, "-c", "from bots.cli import main; main()"]
+    result = subprocess.run(
+        [*command, "-v", "ask", "How do I rotate an API key?"],
+        env=variables,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    output = result.stdout + result.stderr
+
+    assert result.returncode == 0, output
+    assert any(r.rejected for r in fake_openai.requests)
+    assert "LLM check failed" in output, "INFO logging is on, and names the failure"
+    assert "Traceback" not in output
+    assert "the model rejected the request (400)" in output
+    assert "unavailable" not in output

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from pydantic import SecretStr
 
 from connectors.knowledge.store import KnowledgeStore
@@ -16,7 +17,7 @@ from pipeline.config import PipelineSettings
 from pipeline.events import AnswerDelta, Done, Route
 from pipeline.ports import Embedder
 from pipeline.question import Question
-from tests.fakes.openai_server import Fail, FakeOpenAI
+from tests.fakes.openai_server import SERVER_KINDS, Fail, FakeOpenAI
 from tests.fakes.tavily_server import FakeTavily, page
 
 BASE = "https://docs.example.com/"
@@ -51,6 +52,9 @@ WEB_URL = "https://security.example.org/key-rotation"
 
 GOOD = '{"grounded": true, "useful": true, "unsupported": []}'
 
+# the pipeline's LLM paths run against the fake as strict as each real server
+every_server = pytest.mark.parametrize("fake_openai", SERVER_KINDS, indirect=True)
+
 
 def grades(pairs: dict[str, float], default: float = 0.05) -> object:
     """A grader reply for the fake server: the score of the first phrase in the passage."""
@@ -68,13 +72,20 @@ def pipeline(
     embedder: Embedder,
     openai: FakeOpenAI | None,
     tavily: FakeTavily | None,
+    structured: str = "auto",
     **settings: object,
 ) -> Pipeline:
     llm = None
     if openai is not None:
         llm = build_llm(
-            LLMSettings(
-                provider="openai_compatible", base_url=openai.base_url, model="fake", max_retries=0
+            LLMSettings.model_validate(
+                {
+                    "provider": "openai_compatible",
+                    "base_url": openai.base_url,
+                    "model": "fake",
+                    "max_retries": 0,
+                    "structured": structured,
+                }
             )
         )
     web_settings = WebSettings(
@@ -120,6 +131,7 @@ async def run(p: Pipeline, text: str) -> tuple[str, Done]:
     return streamed, done
 
 
+@every_server
 async def test_a_clear_question_is_answered_from_the_knowledge_base(
     store: KnowledgeStore, embedder: Embedder, fake_openai: FakeOpenAI, fake_tavily: FakeTavily
 ) -> None:
@@ -134,7 +146,10 @@ async def test_a_clear_question_is_answered_from_the_knowledge_base(
 
     assert done.route is Route.KNOWLEDGE_BASE
     assert done.answer.text == "Open Settings › API keys and click Rotate [1]."
+    assert done.answer.warnings == ()
     assert streamed == done.answer.text
+    assert [r.rejected for r in fake_openai.requests] == [None] * len(fake_openai.requests)
+    assert fake_openai.calls("Task: check an answer"), "the answer was checked"
     assert [r.url for r in done.answer.references] == [KEYS_URL]
     assert fake_tavily.requests == []
     answer_request = fake_openai.calls("Task: answer with citations")[0]
@@ -142,6 +157,7 @@ async def test_a_clear_question_is_answered_from_the_knowledge_base(
     assert "docs.example.com" not in answer_request.prompt
 
 
+@every_server
 async def test_an_unanswerable_question_goes_to_the_web(
     store: KnowledgeStore, embedder: Embedder, fake_openai: FakeOpenAI, fake_tavily: FakeTavily
 ) -> None:
@@ -184,6 +200,7 @@ async def test_an_ambiguous_question_mixes_both(
     assert [r.url for r in done.answer.references] == [KEYS_URL, WEB_URL]
 
 
+@every_server
 async def test_a_claim_absent_from_the_sources_never_reaches_the_user_unmarked(
     store: KnowledgeStore, embedder: Embedder, fake_openai: FakeOpenAI
 ) -> None:
@@ -206,6 +223,7 @@ async def test_a_claim_absent_from_the_sources_never_reaches_the_user_unmarked(
     assert [r.url for r in done.answer.references] == [KEYS_URL]
 
 
+@every_server
 async def test_a_failing_llm_still_answers_from_the_knowledge_base(
     store: KnowledgeStore, embedder: Embedder, fake_openai: FakeOpenAI
 ) -> None:
@@ -213,10 +231,34 @@ async def test_a_failing_llm_still_answers_from_the_knowledge_base(
     _, done = await run(pipeline(store, embedder, fake_openai, None), "How do I rotate an API key?")
 
     assert done.route is Route.KNOWLEDGE_BASE
-    assert "The language model is unavailable" in done.answer.text
+    assert "the language model is unavailable (InternalServerError 500)" in done.answer.text
     assert KEYS_URL in [r.url for r in done.answer.references]
     # the grader noticed first; nothing else waited on the dead model
     assert len(fake_openai.requests) <= 4
+
+
+async def test_a_rejected_request_says_which_stage_lost_the_model_and_why(
+    store: KnowledgeStore, embedder: Embedder
+) -> None:
+    # LM Studio refuses JSON mode (lmstudio-bug-tracker#189) but streams answers
+    with FakeOpenAI(server="lmstudio") as lmstudio:
+        lmstudio.when(
+            "Task: answer with citations", "Open Settings › API keys and click Rotate [1]."
+        )
+        p = pipeline(store, embedder, lmstudio, None, structured="json_object")
+        _, done = await run(p, "How do I rotate an API key?")
+
+    text = done.answer.text
+    assert (
+        "The answer could not be checked against its sources: the model rejected the request (400)."
+        in text
+    )
+    assert (
+        "The sources were ranked by similarity instead of by the model: the model rejected" in text
+    )
+    assert "unavailable" not in text
+    assert text.endswith("Open Settings › API keys and click Rotate [1].")
+    assert done.route is Route.KNOWLEDGE_BASE
 
 
 async def test_offline_answers_cite_the_section_and_admit_ignorance(
