@@ -1,4 +1,8 @@
-"""The ``citebot`` command line. Each command lives in its own module."""
+"""The ``citebot`` command line. Each command lives in its own module.
+
+Nothing heavy is imported here or at the top of a command module: ``--help``
+must not pay for pydantic, LlamaIndex or LanceDB (see tests/bots/test_cli_startup.py).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,14 @@ import functools
 import logging
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from bots.settings import Settings, SettingsError, load_settings
 from connectors.errors import ConnectorError
+
+if TYPE_CHECKING:
+    from bots.settings import Settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -30,26 +36,35 @@ def friendly(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except SettingsError as exc:
-            for line in exc.lines:
-                click.echo(f"citebot: {line}", err=True)
-            sys.exit(2)
-        except ConnectorError as exc:
-            fail(str(exc))
         except KeyboardInterrupt:
             fail("interrupted; nothing half-written was kept", 130)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
         except Exception as exc:
-            log.debug("unexpected failure", exc_info=True)
-            fail(f"unexpected error: {type(exc).__name__}: {exc}")
+            _explain(exc)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _explain(exc: Exception) -> None:
+    # bots.settings imports pydantic; a module not yet imported cannot have
+    # raised, so looking it up costs nothing up front
+    settings = sys.modules.get("bots.settings")
+    if settings is not None and isinstance(exc, settings.SettingsError):
+        for line in exc.lines:
+            click.echo(f"citebot: {line}", err=True)
+        sys.exit(2)
+    if isinstance(exc, ConnectorError):
+        fail(str(exc))
+    log.debug("unexpected failure", exc_info=True)
+    fail(f"unexpected error: {type(exc).__name__}: {exc}")
 
 
 def settings_from(ctx: click.Context) -> Settings:
     obj = ctx.ensure_object(dict)
     if "settings" not in obj:
+        from bots.settings import load_settings
+
         obj["settings"] = load_settings(**obj.get("overrides", {}))
     settings: Settings = obj["settings"]
     return settings

@@ -1,19 +1,20 @@
 from __future__ import annotations
 
-import asyncio
 import json
+import sys
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from bots.cli import cli, fail, friendly, settings_from
-from citations.render import CitationStyle
-from pipeline.events import Done, Status
-from pipeline.question import Question
-from pipeline.trace import format_trace
+from bots.cli.loading import load_runtime
+from bots.cli.previews import PREVIEW_STYLES, preview
 
 if TYPE_CHECKING:
     from bots.core.runtime import Runtime
+    from citations.render import CitationStyle
+    from pipeline.events import Done
+    from pipeline.question import Question
 
 
 def answer_json(done: Done) -> dict[str, Any]:
@@ -32,36 +33,64 @@ def answer_json(done: Done) -> dict[str, Any]:
 
 def runtime_of(ctx: click.Context) -> Runtime:
     """The command's runtime, built once: plugins are discovered and the store opened once."""
-    from bots.app import build_runtime
-
-    obj = ctx.ensure_object(dict)
-    if "runtime" not in obj:
-        obj["runtime"] = build_runtime(settings_from(ctx))
-    runtime: Runtime = obj["runtime"]
-    return runtime
+    return load_runtime(ctx)
 
 
-async def run_question(runtime: Runtime, question: Question, *, live: bool) -> Done:
+async def run_question(
+    runtime: Runtime, question: Question, *, live: bool, stream: bool = False
+) -> Done:
     """Ask through the full runtime (scopes, plugins, limits) and return the final event.
 
-    On a terminal the final render replaces the stream, so deltas are not shown.
+    ``live`` shows the pipeline's status lines on stderr; ``stream`` writes the
+    answer to stdout as it is generated, then its sources (or the revised answer).
     """
+    from bots.platforms.console import after_stream
+    from pipeline.events import AnswerDelta, Done, Status
+
     done: Done | None = None
+    streamed = ""
     async for event in runtime.ask(runtime.prepare(question)):
-        if live and isinstance(event, Status):
+        if live and isinstance(event, Status) and not streamed:
             click.echo(click.style(f"… {event.text}", dim=True), err=True)
+        elif stream and isinstance(event, AnswerDelta):
+            streamed += event.text
+            click.echo(event.text, nl=False)
         elif isinstance(event, Done):
             done = event
     assert done is not None, "Runtime.ask always ends with Done"
+    if stream:
+        click.echo(after_stream(streamed, done))
     return done
 
 
 def citation_style(runtime: Runtime, name: str) -> CitationStyle:
     styles = runtime.plugins.citation_styles() if runtime.plugins is not None else {}
     if name not in styles:
-        fail(f"unknown citation style {name!r}; installed: {', '.join(sorted(styles))}", 2)
+        known = sorted({*styles, *PREVIEW_STYLES})
+        fail(f"unknown citation style {name!r}; installed: {', '.join(known)}", 2)
     style: CitationStyle = styles[name]
     return style
+
+
+def nothing_ingested(ctx: click.Context) -> bool:
+    """Whether the knowledge base is empty; says what to do about it."""
+    from connectors.knowledge.store import Manifest
+
+    settings = settings_from(ctx)
+    manifest_file = settings.data_dir / "manifest.sqlite"
+    if manifest_file.exists():
+        with Manifest(settings.data_dir, settings.store.kind) as manifest:
+            if manifest.total_chunks():
+                return False
+    hint = (
+        f"nothing ingested yet into {settings.data_dir}: run citebot ingest PATH_OR_URL "
+        "(or citebot demo for the bundled samples)"
+    )
+    if settings.web.enabled and settings.web.tavily_api_key is not None:
+        click.echo(f"citebot: {hint}; answering from the web alone", err=True)
+        return False
+    fail(hint)
+    return True
 
 
 @cli.command("ask")
@@ -72,20 +101,31 @@ def citation_style(runtime: Runtime, name: str) -> CitationStyle:
     "--style",
     default="text",
     show_default=True,
-    help="Citation style (text, markdown, html, or a plugin's).",
+    help="text, markdown, html, a plugin's style, or slack/discord to preview the bot's message.",
 )
 @click.pass_context
 @friendly
 def ask_command(
     ctx: click.Context, question: tuple[str, ...], as_json: bool, trace: bool, style: str
 ) -> None:
-    """Answer QUESTION from the knowledge base (and the web, when configured)."""
+    """Answer QUESTION from the knowledge base (and the web, when configured).
+
+    On a terminal the answer streams as it is written; piped or with --json it
+    is printed whole.
+    """
+    import asyncio
+
     text = " ".join(question).strip()
     if not text:
-        fail("the question is empty; ask something, e.g. citebot ask 'How do I install it?'", 2)
-    runtime = runtime_of(ctx)
-    renderer = None if as_json else citation_style(runtime, style)
-    done = asyncio.run(run_question(runtime, Question(text=text), live=not as_json))
+        fail("the question is empty; ask something, e.g. citebot ask 'How do I rotate a key?'", 2)
+    runtime = load_runtime(ctx)
+    nothing_ingested(ctx)
+    from pipeline.question import Question
+
+    previewing = style in PREVIEW_STYLES and not as_json
+    renderer = None if as_json or previewing else citation_style(runtime, style)
+    stream = renderer is not None and style == "text" and sys.stdout.isatty()
+    done = asyncio.run(run_question(runtime, Question(text=text), live=not as_json, stream=stream))
     if as_json:
         payload = answer_json(done)
         if trace:
@@ -94,14 +134,19 @@ def ask_command(
                 for d in done.trace
             ]
         click.echo(json.dumps(payload, ensure_ascii=False, default=str))
-    else:
+    elif previewing:
+        for line in preview(style, done.answer):
+            click.echo(line)
+    elif not stream:
         assert renderer is not None
         rendered = renderer.render(done.answer)
         click.echo(
             rendered if isinstance(rendered, str) else json.dumps(rendered, ensure_ascii=False)
         )
-        if trace:
-            click.echo("\nTrace:")
-            click.echo(format_trace(done.trace))
+    if trace and not as_json:
+        from pipeline.trace import format_trace
+
+        click.echo("\nTrace:")
+        click.echo(format_trace(done.trace))
     if done.error and done.error in {"empty", "too_long"}:
         raise SystemExit(2)

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-from importlib import resources
 from typing import TYPE_CHECKING
 
 import click
 
 from bots.cli import cli, friendly
 from bots.cli.ask import run_question, runtime_of
-from citations.render import render_text
-from pipeline.question import Question
 
 if TYPE_CHECKING:
     from bots.core.runtime import Runtime
@@ -35,6 +31,9 @@ def demo_command(ctx: click.Context, questions: tuple[str, ...]) -> None:
 
     The samples stay (collection 'samples'), so `citebot ask` can answer from them afterwards.
     """
+    import asyncio
+    from importlib import resources
+
     from bots.cli.ingest import ingest_command
     from bots.settings import load_settings
 
@@ -61,6 +60,9 @@ def demo_command(ctx: click.Context, questions: tuple[str, ...]) -> None:
 
 
 async def _answer_all(runtime: Runtime, questions: tuple[str, ...]) -> None:
+    from citations.render import render_text
+    from pipeline.question import Question
+
     for text in questions:
         click.echo(click.style(f"\n> {text}", bold=True))
         done = await run_question(runtime, Question(text=text), live=False)

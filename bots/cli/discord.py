@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import click
 
 from bots.cli import cli, fail, friendly, settings_from
@@ -15,6 +13,8 @@ from bots.cli.run import run_group
 @friendly
 def run_discord(ctx: click.Context) -> None:
     """Answer on Discord: /ask, @mentions, thread follow-ups and DMs."""
+    import asyncio
+
     from bots.platforms.discord import serve
     from bots.platforms.discord.client import require_token
 

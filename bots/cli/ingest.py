@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 import click
 
 from bots.cli import cli, friendly, settings_from
-from connectors.knowledge.documents import Document, Skipped
+from bots.cli.loading import LOADING, spinner, start_warming
 
 if TYPE_CHECKING:
+    from connectors.knowledge.documents import Document, Skipped
     from connectors.knowledge.ingest import Ingestor, IngestReport
 
 __all__ = ["SOURCE_RESOLVERS", "SourceSpec", "resolve_source"]
@@ -72,10 +73,12 @@ def ingest_command(
     Re-running is incremental: unchanged documents are skipped, changed ones
     replaced, and documents gone from a folder removed.
     """
-    from connectors.factory import open_store
-    from connectors.knowledge.ingest import Ingestor, IngestReport
+    with spinner(LOADING):
+        settings = settings_from(ctx)
+        start_warming(settings)
+        from connectors.factory import open_store
+        from connectors.knowledge.ingest import Ingestor, IngestReport
 
-    settings = settings_from(ctx)
     collection = collection if collection is not None else settings.ingest.default_collection
     if not collection.strip():
         raise click.BadParameter("must not be empty", param_hint="--collection")

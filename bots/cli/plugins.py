@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import sys
 from collections.abc import AsyncIterable, Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
 import click
 
 from bots.cli import cli, friendly, settings_from
 from bots.cli.ingest import SOURCE_RESOLVERS, SourceSpec
-from bots.plugins.manager import PluginHost, PluginInfo
 from connectors.errors import ConnectorError, SourceNotFound
-from connectors.knowledge.documents import Document, Skipped
+
+if TYPE_CHECKING:
+    from bots.plugins.manager import PluginInfo
+    from connectors.knowledge.documents import Document, Skipped
 
 PLUGIN_SOURCE = "plugin:"
 
@@ -30,6 +31,8 @@ PLUGIN_SOURCE = "plugin:"
 @friendly
 def plugins_command(ctx: click.Context, as_json: bool, check: bool) -> None:
     """List the installed plugins, their hooks and what they register."""
+    from bots.plugins.manager import PluginHost
+
     settings = settings_from(ctx)
     quiet = logging.getLogger().getEffectiveLevel() > logging.INFO
     plugin_log = logging.getLogger("citebot.plugins")
@@ -73,6 +76,8 @@ def plugin_source(arg: str, url_base: str | None, collection: str) -> SourceSpec
         return None
     name, _, query = arg[len(PLUGIN_SOURCE) :].partition("?")
     options = dict(parse_qsl(query, keep_blank_values=True))
+    from bots.plugins.manager import PluginHost
+
     connectors = PluginHost(settings_from(click.get_current_context()).plugins).connectors()
     factory = connectors.get(name)
     if factory is None:
@@ -91,6 +96,8 @@ def _documents(
     try:
         produced = factory(**options)
         if isinstance(produced, AsyncIterable):
+            import asyncio
+
             yield from asyncio.run(_collect(produced))
         else:
             yield from produced

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from bots.cli import cli, friendly, settings_from
 from bots.cli.run import run_group
-from bots.settings import Settings
+
+if TYPE_CHECKING:
+    from bots.settings import Settings
 
 
 def _with_slack(settings: Settings, **changes: Any) -> Settings:
@@ -33,6 +34,8 @@ def _with_slack(settings: Settings, **changes: Any) -> Settings:
 @friendly
 def run_slack(ctx: click.Context, mode: str | None, host: str | None, port: int | None) -> None:
     """Answer on Slack: mentions, DMs, the slash command and thread follow-ups."""
+    import asyncio
+
     from bots.platforms.slack.bot import SlackBot, check_settings
     from bots.platforms.slack.server import serve_http, serve_socket
 

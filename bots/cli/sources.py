@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from typing import TYPE_CHECKING
@@ -37,6 +36,8 @@ def web_source(arg: str, url_base: str | None, collection: str) -> SourceSpec | 
     crawl = _settings().ingest.crawl
 
     def run(ingestor: Ingestor) -> IngestReport:
+        import asyncio
+
         from connectors.knowledge.sources.web import ingest_web
 
         report = asyncio.run(
@@ -63,6 +64,8 @@ def reader_source(arg: str, url_base: str | None, collection: str) -> SourceSpec
     target = config.collection or collection
 
     def run(ingestor: Ingestor) -> IngestReport:
+        import asyncio
+
         from connectors.knowledge.sources.llamahub import read_documents
 
         docs = asyncio.run(read_documents(name, config, collection=target))

@@ -1,15 +1,21 @@
 """``citebot chat``: a terminal conversation with the same thread semantics as the platforms.
 
 The first question is asked like a mention; every later one is a thread
-follow-up carrying the conversation so far as history.
+follow-up carrying the conversation so far as history. A line starting with
+``/`` runs a chat command (``/help``, ``/sources``, a plugin's) as Slack and
+Discord do. Ctrl-C stops the answer being written, not the conversation.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 import sys
 from collections.abc import Callable
 
 from bots.core.runtime import Runtime
+from bots.plugins.commands import CommandContext, OptionError, find, invoke, parse_options
 from citations.model import CitedAnswer
 from citations.render import render_text
 from pipeline.events import AnswerDelta, Done, Status
@@ -17,6 +23,9 @@ from pipeline.question import Place, Question, Trigger, Turn
 
 PROMPT = "you> "
 QUIT = {"exit", "quit", ":q"}
+CANCELLED = "(answer cancelled)"
+
+Out = Callable[[str], None]
 
 
 class Conversation:
@@ -25,7 +34,7 @@ class Conversation:
         self.place = Place(platform="console", channel="console", thread=thread)
         self.history: list[Turn] = []
 
-    async def say(self, text: str, out: Callable[[str], None]) -> Done:
+    async def say(self, text: str, out: Out) -> Done:
         trigger = Trigger.THREAD_FOLLOWUP if self.history else Trigger.MENTION
         question = Question(
             text=text,
@@ -45,13 +54,36 @@ class Conversation:
             elif isinstance(event, Done):
                 done = event
         assert done is not None, "Runtime.ask always ends with Done"
-        out(_after_stream(streamed, done) + "\n")
+        out(after_stream(streamed, done) + "\n")
         self.history.append(Turn("user", text))
         self.history.append(Turn("assistant", done.answer.text))
         return done
 
+    async def command(self, line: str, out: Out) -> None:
+        """``/name options…``: the chat command, run as the platforms run it."""
+        name, _, args = line.removeprefix("/").partition(" ")
+        command = find(self.runtime.commands, name.lower())
+        if command is None:
+            known = ", ".join(f"/{c.name}" for c in self.runtime.commands) or "none"
+            out(f"unknown command /{name}; commands: {known}\n")
+            return
+        try:
+            options = parse_options(command, args.strip())
+        except OptionError as exc:
+            out(f"{exc}\n")
+            return
+        context = CommandContext(
+            runtime=self.runtime,
+            place=self.place,
+            user="console",
+            options=options,
+            scope=self.runtime.scope_for(self.place),
+        )
+        reply = await invoke(command, context)
+        out(reply.text.rstrip() + "\n")
 
-def _after_stream(streamed: str, done: Done) -> str:
+
+def after_stream(streamed: str, done: Done) -> str:
     """What to print once the answer is final: its sources, or the whole revised answer.
 
     The pipeline may replace a streamed draft (a failed self-check regenerates),
@@ -65,6 +97,26 @@ def _after_stream(streamed: str, done: Done) -> str:
     return "\n\n" + sources.strip() if sources.strip() else ""
 
 
+async def cancellable(work: asyncio.Future[object] | asyncio.Task[object]) -> bool:
+    """Await ``work``; Ctrl-C cancels it (and only it). True if it finished."""
+    loop = asyncio.get_running_loop()
+    handled = False
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        # no signal handlers off the main thread or on Windows: Ctrl-C then ends the session
+        loop.add_signal_handler(signal.SIGINT, work.cancel)
+        handled = True
+    try:
+        await work
+        return True
+    except asyncio.CancelledError:
+        if not work.cancelled():
+            raise  # we are being cancelled ourselves
+        return False
+    finally:
+        if handled:
+            loop.remove_signal_handler(signal.SIGINT)
+
+
 async def repl(runtime: Runtime, read: Callable[[str], str] = input) -> None:
     conversation = Conversation(runtime)
 
@@ -72,15 +124,25 @@ async def repl(runtime: Runtime, read: Callable[[str], str] = input) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
 
-    out("citebot chat: ask a question; follow-ups keep the thread. Ctrl-D or 'exit' quits.\n")
+    out(
+        "citebot chat: ask a question; follow-ups keep the thread. /help lists the commands; "
+        "Ctrl-C stops an answer, Ctrl-D or 'exit' quits.\n"
+    )
     while True:
         try:
             text = read(PROMPT).strip()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             out("\n")
             return
+        except KeyboardInterrupt:  # at the prompt, like a shell: a fresh line
+            out("\n")
+            continue
         if text.lower() in QUIT:
             return
         if not text:
             continue
-        await conversation.say(text, out)
+        work = (
+            conversation.command(text, out) if text.startswith("/") else conversation.say(text, out)
+        )
+        if not await cancellable(asyncio.ensure_future(work)):
+            out(f"\n{CANCELLED}\n")

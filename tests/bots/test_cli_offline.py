@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 from click.testing import CliRunner
@@ -217,3 +218,41 @@ def test_a_missing_llm_key_stops_the_command_with_one_line(tmp_path: Path) -> No
     (line,) = result.stderr.strip().splitlines()
     assert "llm.api_key (or OPENAI_API_KEY) is required" in line
     assert "env CITEBOT_LLM__PROVIDER" in line
+
+
+def test_ask_on_an_empty_store_says_what_to_ingest(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["ask", "How do I rotate an API key?"], env={"CITEBOT_DATA_DIR": str(tmp_path)}
+    )
+    assert result.exit_code == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("citebot: nothing ingested yet") and "run citebot ingest" in line
+
+
+def test_slack_preview_is_the_block_kit_payload_with_a_builder_link(kb: dict[str, str]) -> None:
+    result = CliRunner().invoke(
+        cli, ["ask", "--style", "slack", "How do I rotate an API key?"], env=kb
+    )
+    assert result.exit_code == 0, result.output
+    payload_text, _, links = result.stdout.partition("\nOpen in Block Kit Builder")
+    (message,) = json.loads(payload_text)
+    assert "press Rotate" in message["text"]
+    kinds = [block["type"] for block in message["blocks"]]
+    assert "context" in kinds, "the Sources block"
+    assert "actions" in kinds, "the feedback buttons the bot adds"
+    link = links.splitlines()[-1]
+    assert link.startswith("https://app.slack.com/block-kit-builder/#")
+    opened = json.loads(unquote(link.partition("#")[2]))
+    assert opened == {"blocks": message["blocks"]}
+
+
+def test_discord_preview_is_the_message_and_its_sources_embed(kb: dict[str, str]) -> None:
+    result = CliRunner().invoke(
+        cli, ["ask", "--style", "discord", "How do I rotate an API key?"], env=kb
+    )
+    assert result.exit_code == 0, result.output
+    (message,) = json.loads(result.stdout)
+    assert "press Rotate" in message["content"]
+    assert "https://docs.example.com/guide/install.md#rotating-api-keys" in message["content"]
+    (embed,) = message["embeds"]
+    assert "Sources" in json.dumps(embed)

@@ -61,7 +61,14 @@ class Hang:
     """Never reply (until the server stops): drives client timeouts."""
 
 
-Reply = str | Fail | Hang | Callable[[str], "str | Fail | Hang"]
+@dataclass(frozen=True)
+class Stall:
+    """Stream ``text``, then stop sending without finishing (a server stuck mid-answer)."""
+
+    text: str
+
+
+Reply = str | Fail | Hang | Stall | Callable[[str], "str | Fail | Hang | Stall"]
 
 ServerKind = Literal["openai", "vllm", "ollama", "llamacpp", "lmstudio"]
 SERVER_KINDS: tuple[ServerKind, ...] = ("openai", "vllm", "ollama", "llamacpp", "lmstudio")
@@ -145,7 +152,7 @@ class FakeOpenAI(ThreadedServer):
     def calls(self, contains: str) -> list[Request]:
         return [r for r in self.requests if contains in r.prompt]
 
-    def _pick(self, prompt: str) -> str | Fail | Hang:
+    def _pick(self, prompt: str) -> str | Fail | Hang | Stall:
         with self._lock:
             reply: Reply | None = None
             for rule in self.rules:
@@ -202,6 +209,10 @@ class FakeOpenAI(ThreadedServer):
             tool = None
         if self.server == "lmstudio" and body.get("tool_choice") == "required":
             tool, reply = None, ""
+        if isinstance(reply, Stall):
+            if not body.get("stream") or tool is not None:
+                return _error(500, "Stall is scripted for streamed text replies", "server_error")
+            return await self._stream(request, record, reply.text, None, stall=True)
         if body.get("stream"):
             return await self._stream(request, record, reply, tool)
         message: dict[str, Any] = {"role": "assistant", "content": reply}
@@ -235,7 +246,13 @@ class FakeOpenAI(ThreadedServer):
         return record.usage
 
     async def _stream(
-        self, request: web.Request, record: Request, reply: str, tool: str | None
+        self,
+        request: web.Request,
+        record: Request,
+        reply: str,
+        tool: str | None,
+        *,
+        stall: bool = False,
     ) -> web.StreamResponse:
         body = record.body
         response = web.StreamResponse(
@@ -277,6 +294,9 @@ class FakeOpenAI(ThreadedServer):
             step = max(1, self.chunk_chars)
             for i in range(0, len(reply), step):
                 await send({"content": reply[i : i + step]})
+            if stall:
+                await self.stall()
+                return response
             await send({}, "stop")
         if with_usage:
             await write([], self._usage(record, reply))

@@ -1,0 +1,89 @@
+"""Say at once that something slow is loading, and load it as early and as concurrently as we can.
+
+The knowledge base costs seconds to import and open (LanceDB, LlamaIndex, the
+ONNX model); a terminal user sees a spinner from the first tenth of a second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import sys
+import threading
+from collections.abc import Iterator
+from typing import IO, TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from bots.core.runtime import Runtime
+    from bots.settings import Settings
+
+LOADING = "Loading the knowledge base…"
+FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+#: seconds between spinner frames
+TICK = 0.08
+
+
+@contextlib.contextmanager
+def spinner(text: str, stream: IO[str] | None = None) -> Iterator[None]:
+    """A spinner with ``text`` on a terminal, erased when the block ends; nothing elsewhere."""
+    out = stream if stream is not None else sys.stderr
+    if not out.isatty():
+        yield
+        return
+    stop = threading.Event()
+
+    def spin() -> None:
+        for frame in itertools.cycle(FRAMES):
+            out.write(f"\r{click.style(frame, fg='cyan')} {text}")
+            out.flush()
+            if stop.wait(TICK):
+                break
+        out.write("\r\x1b[K")
+        out.flush()
+
+    thread = threading.Thread(target=spin, name="citebot-spinner", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def _warm_model(settings: Settings) -> None:
+    """Load the bundled embedding model; onnxruntime does it without holding the GIL,
+    so it overlaps the imports the main thread is still doing."""
+    if settings.embeddings.provider.strip().lower() != "minilm":
+        return
+    with contextlib.suppress(Exception):  # the main thread reports any failure itself
+        from connectors.providers.embeddings.minilm import MiniLMEmbedding
+
+        MiniLMEmbedding(threads=settings.embeddings.threads).load()
+
+
+def start_warming(settings: Settings) -> threading.Thread:
+    """Start loading the embedding model beside whatever the caller does next."""
+    warm = threading.Thread(target=_warm_model, args=(settings,), name="citebot-warm", daemon=True)
+    warm.start()
+    return warm
+
+
+def load_runtime(ctx: click.Context, text: str = LOADING) -> Runtime:
+    """The command's runtime, built once, with a spinner and the model loading beside it."""
+    from bots.cli import settings_from
+
+    obj = ctx.ensure_object(dict)
+    if "runtime" in obj:
+        runtime: Runtime = obj["runtime"]
+        return runtime
+    with spinner(text):
+        settings = settings_from(ctx)
+        warm = start_warming(settings)
+        from bots.app import build_runtime
+
+        runtime = build_runtime(settings)
+        warm.join()
+    obj["runtime"] = runtime
+    return runtime
