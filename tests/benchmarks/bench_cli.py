@@ -1,0 +1,239 @@
+"""How fast the CLI answers a person: ``--help``, the first visible output, ``ask`` and ``demo``.
+
+Baselines in the same run, interleaved round by round:
+- ``--help`` against ``python -c pass`` (the interpreter's own start-up);
+- ``ask`` and ``demo`` against the CLI as it was before this work (main at a7b61ff), from a
+  second checkout with its own virtualenv, given as ``BENCH_CLI_BEFORE``::
+
+    git worktree add /tmp/cli-before a7b61ff
+    (cd /tmp/cli-before && uv sync --frozen --all-extras --compile-bytecode)
+    BENCH_CLI_BEFORE=/tmp/cli-before uv run --frozen --all-extras \
+        pytest tests/benchmarks/bench_cli.py -m benchmark -s -p no:cacheprovider
+
+Both trees run "with bytecode" (every module precompiled, the normal install) and "without"
+(``PYTHONPYCACHEPREFIX`` at an empty directory and ``PYTHONDONTWRITEBYTECODE=1``: every module,
+the standard library included, compiled from source at each start, the worst case of a
+read-only filesystem). ``BENCH_ROUNDS`` sets the rounds (default 7).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import pty
+import select
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.benchmark
+
+AFTER = Path(__file__).resolve().parents[2]
+BEFORE = Path(os.environ["BENCH_CLI_BEFORE"]) if os.environ.get("BENCH_CLI_BEFORE") else None
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
+QUESTION = "How do I rotate an API key?"
+HELP_TARGET = 0.15  # seconds, median, with bytecode (issue 16)
+FIRST_OUTPUT_TARGET = 0.3  # seconds to the first visible output of ask, chat, ingest
+ASK_TARGET = 2.0  # seconds, median, with bytecode (issue 17)
+
+
+@dataclass
+class Timings:
+    label: str
+    seconds: list[float] = field(default_factory=list)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    def line(self, baseline: Timings | None = None) -> str:
+        s = self.seconds
+        text = (
+            f"{self.label:44s} min {min(s):6.3f}  median {self.median:6.3f}  "
+            f"max {max(s):6.3f} s  (n={len(s)})"
+        )
+        if baseline is not None:
+            text += f"  ratio {self.median / baseline.median:5.2f}x of {baseline.label}"
+        return text
+
+
+def python_of(tree: Path) -> str:
+    return str(tree / ".venv" / "bin" / "python")
+
+
+def compile_tree(tree: Path) -> None:
+    """Precompile the project's own modules (uv compiles the installed packages)."""
+    subprocess.run(
+        [python_of(tree), "-m", "compileall", "-q", "bots", "connectors", "pipeline", "citations"],
+        cwd=tree,
+        check=True,
+        capture_output=True,
+    )
+
+
+def environment(data_dir: Path, *, bytecode: bool, cache: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITEBOT_", "PYTHONPYCACHE"))}
+    env |= {"CITEBOT_DATA_DIR": str(data_dir), "PYTHONDONTWRITEBYTECODE": "1"}
+    if not bytecode:
+        env["PYTHONPYCACHEPREFIX"] = str(cache)  # empty: nothing precompiled is found
+    return env
+
+
+def citebot(tree: Path, *args: str) -> list[str]:
+    return [python_of(tree), "-c", "from bots.cli import main; main()", *args]
+
+
+def timed(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run(argv, env=env, cwd=cwd, check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def first_output(argv: list[str], env: dict[str, str], cwd: Path, keys: str = "") -> float:
+    """Seconds until the process shows anything on its terminal; then let it finish."""
+    started = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(cwd)
+        os.execve(argv[0], argv, env)
+    first: float | None = None
+    try:
+        while True:
+            ready, _, _ = select.select([fd], [], [], 600)
+            if not ready:
+                raise AssertionError("no output for 600 s")
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            if first is None:
+                first = time.perf_counter() - started
+                if keys:
+                    os.write(fd, keys.encode())
+    finally:
+        os.waitpid(pid, 0)
+        os.close(fd)
+    assert first is not None
+    return first
+
+
+@pytest.fixture(scope="module")
+def workdir() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
+        yield Path(tmp)
+
+
+def ingested(tree: Path, workdir: Path) -> Path:
+    data = workdir / f"data-{tree.name}"
+    if not data.exists():
+        env = environment(data, bytecode=True, cache=workdir / "none")
+        samples = tree / "bots" / "samples"
+        subprocess.run(
+            citebot(tree, "ingest", str(samples), "--url-base", "https://docs.example.com/"),
+            env=env,
+            cwd=workdir,
+            check=True,
+            capture_output=True,
+        )
+    return data
+
+
+def interleave(rounds: int, runs: dict[str, Callable[[], float]]) -> dict[str, Timings]:
+    results = {name: Timings(name) for name in runs}
+    for _ in range(rounds):
+        for name, run in runs.items():
+            results[name].seconds.append(run())
+    return results
+
+
+def test_help_answers_at_once(workdir: Path) -> None:
+    compile_tree(AFTER)
+    cwd = workdir
+    for bytecode in (True, False):
+        cache = Path(tempfile.mkdtemp(prefix="no-pyc-", dir=workdir))
+        env = environment(workdir / "unused", bytecode=bytecode, cache=cache)
+        commands = {
+            "python -c pass": [python_of(AFTER), "-c", "pass"],
+            "citebot --help": citebot(AFTER, "--help"),
+            "citebot ask --help": citebot(AFTER, "ask", "--help"),
+            "citebot config --help": citebot(AFTER, "config", "--help"),
+        }
+        runs = {name: functools.partial(timed, argv, env, cwd) for name, argv in commands.items()}
+        results = interleave(ROUNDS, runs)
+        base = results["python -c pass"]
+        print(f"\n--help, {'with' if bytecode else 'without'} bytecode")
+        for name, timing in results.items():
+            print(timing.line(None if timing is base else base))
+        if bytecode:
+            helps = [t for t in results.values() if "--help" in t.label]
+            assert all(t.median <= HELP_TARGET for t in helps), [t.line() for t in helps]
+
+
+def test_first_output_of_ask_chat_and_ingest(workdir: Path) -> None:
+    compile_tree(AFTER)
+    data = ingested(AFTER, workdir)
+    env = environment(data, bytecode=True, cache=workdir / "none")
+    samples = str(AFTER / "bots" / "samples")
+    runs = {
+        "first output: ask": lambda: first_output(citebot(AFTER, "ask", QUESTION), env, workdir),
+        "first output: chat": lambda: first_output(
+            citebot(AFTER, "chat"), env, workdir, keys="exit\r"
+        ),
+        "first output: ingest (unchanged)": lambda: first_output(
+            citebot(AFTER, "ingest", samples, "--url-base", "https://docs.example.com/"),
+            env,
+            workdir,
+        ),
+    }
+    results = interleave(max(3, ROUNDS // 2), runs)
+    print("\nTime to the first visible output on a terminal, with bytecode")
+    for timing in results.values():
+        print(timing.line())
+    assert all(t.median <= FIRST_OUTPUT_TARGET for t in results.values())
+
+
+@pytest.mark.skipif(BEFORE is None, reason="BENCH_CLI_BEFORE (a checkout of a7b61ff) is not set")
+def test_ask_and_demo_before_and_after(workdir: Path) -> None:
+    assert BEFORE is not None
+    for tree in (BEFORE, AFTER):
+        compile_tree(tree)
+    data = {tree: ingested(tree, workdir) for tree in (BEFORE, AFTER)}
+    figures: dict[str, Timings] = {}
+    for bytecode in (True, False):
+        kind = "with bytecode" if bytecode else "without bytecode"
+        cache = Path(tempfile.mkdtemp(prefix="no-pyc-", dir=workdir))
+
+        def ask(tree: Path, bytecode: bool = bytecode, cache: Path = cache) -> float:
+            env = environment(data[tree], bytecode=bytecode, cache=cache)
+            return timed(citebot(tree, "ask", QUESTION), env, workdir)
+
+        def demo(tree: Path, bytecode: bool = bytecode, cache: Path = cache) -> float:
+            fresh = Path(tempfile.mkdtemp(prefix="demo-", dir=workdir))
+            env = environment(fresh, bytecode=bytecode, cache=cache)
+            return timed(citebot(tree, "demo"), env, workdir)
+
+        results = interleave(
+            ROUNDS,
+            {
+                f"ask before, {kind}": lambda: ask(BEFORE),
+                f"ask after, {kind}": lambda: ask(AFTER),
+                f"demo before, {kind}": lambda: demo(BEFORE),
+                f"demo after, {kind}": lambda: demo(AFTER),
+            },
+        )
+        figures |= results
+        print(f"\nask and demo, {kind}")
+        for name, timing in results.items():
+            before = results[name.replace("after", "before")] if "after" in name else None
+            print(timing.line(before))
+    assert figures["ask after, with bytecode"].median <= ASK_TARGET, figures[
+        "ask after, with bytecode"
+    ].line()
