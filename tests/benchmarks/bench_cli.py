@@ -170,7 +170,7 @@ def test_help_answers_at_once(workdir: Path) -> None:
         results = interleave(ROUNDS, runs)
         base = results["python -c pass"]
         print(f"\n--help, {'with' if bytecode else 'without'} bytecode")
-        for name, timing in results.items():
+        for timing in results.values():
             print(timing.line(None if timing is base else base))
         if bytecode:
             helps = [t for t in results.values() if "--help" in t.label]
