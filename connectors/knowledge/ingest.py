@@ -1,10 +1,16 @@
 """Incremental ingestion: documents in, chunks written, a manifest kept.
 
 A document is unchanged when its fingerprint (content hash, URL, title, chunking
-settings) matches the manifest; then nothing is embedded. Work goes one document
-at a time and the manifest row is finalised only after that document's chunks are
-written, so an interrupted run leaves every document either complete or marked
-pending (redone next time), never half-present and forgotten.
+settings) matches the manifest; then nothing is embedded. A document's manifest
+row is marked pending before its old chunks go and finalised only after its new
+chunks are written, so an interrupted run leaves every document either complete
+or pending (redone next time), never half-present and forgotten.
+
+Three stages overlap, because embedding is most of the work and the other two
+would otherwise leave the cores idle: a reader thread parses and chunks, an
+embedding thread embeds groups of chunks across documents, and the calling
+thread writes each group to the store and the manifest (SQLite stays on the
+thread that opened it).
 """
 
 from __future__ import annotations
@@ -13,12 +19,15 @@ import contextlib
 import dataclasses
 import hashlib
 import logging
+import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from connectors.knowledge.chunking import chunk_document
+from connectors.knowledge.chunking import Chunk, chunk_document
 from connectors.knowledge.documents import Document, Skipped
+from connectors.knowledge.progress import IngestProgress
 from connectors.knowledge.store import FORMAT_VERSION, DataDir, Entry, KnowledgeStore, Manifest
 
 __all__ = ["IngestReport", "Ingestor"]
@@ -143,26 +152,28 @@ class Ingestor:
         """
         report = IngestReport()
         with self._locked() as manifest:
+            known = {e.key: e.fingerprint for e in manifest.entries(collection)}
             seen: set[str] = set()
-            bar = self._bar(total, source)
+            progress = IngestProgress(label=source, documents=total, enabled=self.progress)
+            stages = _Stages(self, documents, collection, known, progress)
             try:
-                for item in documents:
+                for item in stages.results():
                     if isinstance(item, Skipped):
                         report.skipped.append(item)
                         if self.on_skip is not None:
                             self.on_skip(item)
                         else:
                             log.warning("%s", item)
+                    elif isinstance(item, str):
+                        seen.add(item)
+                        report.unchanged += 1
                     else:
-                        if item.collection != collection:
-                            item = dataclasses.replace(item, collection=collection)
-                        seen.add(item.key)
-                        self._one(manifest, item, source, report)
-                    if bar is not None:
-                        bar.update(1)
+                        seen.update(p.document.key for p in item)
+                        self._write(manifest, item, source, known, report)
+                        progress.written(sum(len(p.chunks) for p in item))
             finally:
-                if bar is not None:
-                    bar.close()
+                stages.stop()
+                progress.close()
             if prune:
                 gone = [e for e in manifest.under(source, collection) if e.key not in seen]
                 for entry in gone:
@@ -173,37 +184,49 @@ class Ingestor:
                 self.store.optimize()
         return report
 
-    def _one(
-        self, manifest: Manifest, document: Document, source: str, report: IngestReport
-    ) -> None:
-        fingerprint = self.fingerprint(document)
-        entry = manifest.get(document.collection, document.key)
-        if entry is not None and entry.fingerprint == fingerprint:
-            report.unchanged += 1
-            return
+    def _prepare(self, document: Document, fingerprint: str) -> _Prepared:
         chunks = chunk_document(
             document, max_chars=self.chunk_chars, overlap_sentences=self.overlap_sentences
         )
-        final = Entry(
-            collection=document.collection,
-            key=document.key,
-            source=source,
-            fingerprint=fingerprint,
-            chunks=len(chunks),
-            url=document.url,
-            title=document.title,
-            kind=document.kind,
-        )
-        # Pending first: if we stop between the delete and the add, the next run redoes it.
-        manifest.put(dataclasses.replace(final, fingerprint=""))
-        if entry is not None:
-            self.store.delete([document.key], document.collection)
-        report.chunks += self.store.add(chunks)
-        manifest.put(final)
-        if entry is None:
-            report.added += 1
-        else:
-            report.updated += 1
+        return _Prepared(document, fingerprint, chunks, self.store.embed_texts(chunks))
+
+    def _write(
+        self,
+        manifest: Manifest,
+        group: list[_Prepared],
+        source: str,
+        known: dict[str, str],
+        report: IngestReport,
+    ) -> None:
+        """One store write for a group of documents; the manifest brackets it."""
+        finals = []
+        for prepared in group:
+            document = prepared.document
+            final = Entry(
+                collection=document.collection,
+                key=document.key,
+                source=source,
+                fingerprint=prepared.fingerprint,
+                chunks=len(prepared.chunks),
+                url=document.url,
+                title=document.title,
+                kind=document.kind,
+            )
+            # Pending first: if we stop between the delete and the add, the next run redoes it.
+            manifest.put(dataclasses.replace(final, fingerprint=""))
+            if document.key in known:
+                self.store.delete([document.key], document.collection)
+            finals.append(final)
+        chunks = [c for p in group for c in p.chunks]
+        vectors = [v for p in group for v in p.vectors]
+        report.chunks += self.store.add(chunks, vectors=vectors) if chunks else 0
+        for prepared, final in zip(group, finals, strict=True):
+            manifest.put(final)
+            if prepared.document.key in known:
+                report.updated += 1
+            else:
+                report.added += 1
+            known[prepared.document.key] = final.fingerprint
 
     def remove(self, keys: Iterable[str], collection: str) -> int:
         """Remove documents by key from the store and the manifest."""
@@ -219,27 +242,143 @@ class Ingestor:
                 self.store.optimize()
         return removed
 
-    def _bar(self, total: int | None, source: str) -> _Bar | None:
-        if self.progress is False:
-            return None
-        from tqdm import tqdm
 
-        # ``delay`` keeps short ingests quiet; ``disable=None`` hides the bar off a terminal.
-        bar: _Bar = tqdm(
-            total=total,
-            desc=_short(source),
-            unit="doc",
-            delay=1.0,
-            disable=None if self.progress is None else not self.progress,
-            leave=False,
-        )
-        return bar
+@dataclass(slots=True)
+class _Prepared:
+    """A changed document, chunked, with what to embed and (later) its vectors."""
+
+    document: Document
+    fingerprint: str
+    chunks: list[Chunk]
+    texts: list[str]
+    vectors: list[list[float]] = field(default_factory=list)
 
 
-class _Bar:  # the part of tqdm used here
-    def update(self, n: int = 1) -> object: ...
-    def close(self) -> None: ...
+#: What the writer receives: a skipped file, an unchanged document's key, or a group.
+_Result = Skipped | str | list[_Prepared]
+_END = object()
 
 
-def _short(source: str) -> str:
-    return source if len(source) <= 40 else "…" + source[-39:]
+class _Failed:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+class _Stages:
+    """The reader and embedding threads, with bounded queues between them and the writer."""
+
+    #: Chunks embedded together: enough to keep every core busy, few enough that the
+    #: writer starts early and progress moves.
+    GROUP_CHUNKS = 64
+    #: Documents read ahead of embedding.
+    READ_AHEAD = 32
+
+    def __init__(
+        self,
+        ingestor: Ingestor,
+        documents: Iterable[Document | Skipped],
+        collection: str,
+        known: dict[str, str],
+        progress: IngestProgress,
+    ) -> None:
+        self.ingestor = ingestor
+        self.documents = documents
+        self.collection = collection
+        self.known = dict(known)
+        self.progress = progress
+        self.stopping = threading.Event()
+        self.read: queue.Queue[object] = queue.Queue(self.READ_AHEAD)
+        self.embedded: queue.Queue[object] = queue.Queue(2)
+        self.threads = [
+            threading.Thread(target=self._reader, name="ingest-read", daemon=True),
+            threading.Thread(target=self._embedder, name="ingest-embed", daemon=True),
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def _put(self, target: queue.Queue[object], item: object) -> bool:
+        while not self.stopping.is_set():
+            try:
+                target.put(item, timeout=0.2)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _reader(self) -> None:
+        try:
+            for item in self.documents:
+                if self.stopping.is_set():
+                    return
+                if isinstance(item, Skipped):
+                    self.progress.document_read(0)
+                    out: object = item
+                else:
+                    if item.collection != self.collection:
+                        item = dataclasses.replace(item, collection=self.collection)
+                    fingerprint = self.ingestor.fingerprint(item)
+                    if self.known.get(item.key) == fingerprint:
+                        self.progress.document_read(0)
+                        out = item.key
+                    else:
+                        prepared = self.ingestor._prepare(item, fingerprint)
+                        self.progress.document_read(len(prepared.chunks))
+                        out = prepared
+                    self.known[item.key] = fingerprint
+                if not self._put(self.read, out):
+                    return
+            self.progress.finished_reading()
+            self._put(self.read, _END)
+        except BaseException as exc:  # handed to the writer, who raises it
+            self._put(self.read, _Failed(exc))
+
+    def _embedder(self) -> None:
+        embedding = self.ingestor.store.embedding
+        group: list[_Prepared] = []
+        try:
+            while True:
+                try:
+                    item = self.read.get(timeout=0.2)
+                except queue.Empty:
+                    if self.stopping.is_set():
+                        return
+                    continue
+                if isinstance(item, _Prepared):
+                    group.append(item)
+                    size = sum(len(p.chunks) for p in group)
+                    if size < self.GROUP_CHUNKS and not self.read.empty():
+                        continue
+                    item = None
+                if group:
+                    texts = [t for p in group for t in p.texts]
+                    vectors = embedding.get_text_embedding_batch(texts) if texts else []
+                    at = 0
+                    for prepared in group:
+                        prepared.vectors = vectors[at : at + len(prepared.texts)]
+                        at += len(prepared.texts)
+                    if not self._put(self.embedded, group):
+                        return
+                    group = []
+                if item is not None and not self._put(self.embedded, item):
+                    return
+                if item is _END or isinstance(item, _Failed):
+                    return
+        except BaseException as exc:
+            self._put(self.embedded, _Failed(exc))
+
+    def results(self) -> Iterator[_Result]:
+        while True:
+            item = self.embedded.get()
+            if item is _END:
+                return
+            if isinstance(item, _Failed):
+                raise item.error
+            yield item  # type: ignore[misc]
+
+    def stop(self) -> None:
+        self.stopping.set()
+        # Wakes a thread blocked on a full queue; one still parsing a big file ends after it.
+        for target in (self.read, self.embedded):
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    target.get_nowait()

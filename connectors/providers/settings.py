@@ -7,6 +7,7 @@ documented by the docstring under it; ``citebot config --table`` prints those.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
@@ -22,7 +23,11 @@ class EmbeddingSettings(BaseModel):
     batch_size: int = Field(32, ge=1)
     """texts embedded per batch"""
     threads: int = Field(0, ge=0)
-    """onnxruntime intra-op threads; 0 = all cores"""
+    """minilm: texts embedded at once, one core each; 0 = all cores"""
+    quantized: bool = True
+    """minilm: int8 compute, built once from the bundled weights and cached (false: as shipped)"""
+    cache_dir: Path | None = None
+    """where built models are cached (default: $XDG_CACHE_HOME/citebot or ~/.cache/citebot)"""
 
 
 class LLMSettings(BaseModel):

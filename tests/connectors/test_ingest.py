@@ -169,7 +169,7 @@ def test_a_document_interrupted_mid_write_is_redone(
     lance_store: LanceKnowledgeStore, data_dir: Path, docs: Path
 ) -> None:
     class Flaky(LanceKnowledgeStore):
-        def add(self, chunks):  # type: ignore[no-untyped-def]
+        def add(self, chunks, **kwargs):  # type: ignore[no-untyped-def]
             raise KeyboardInterrupt
 
     _ingest(lance_store, data_dir, docs)

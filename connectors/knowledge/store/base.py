@@ -151,15 +151,24 @@ class KnowledgeStore:
 
     # -- writing -----------------------------------------------------------
 
-    def add(self, chunks: Sequence[Chunk]) -> int:
-        """Embed and write ``chunks``; returns how many were written."""
+    @staticmethod
+    def embed_texts(chunks: Sequence[Chunk]) -> list[str]:
+        """What gets embedded for each chunk (its title and text)."""
+        return [chunk_node(c).get_content(metadata_mode=MetadataMode.EMBED) for c in chunks]
+
+    def add(
+        self, chunks: Sequence[Chunk], *, vectors: Sequence[Sequence[float]] | None = None
+    ) -> int:
+        """Write ``chunks``, embedded here unless ``vectors`` (one per chunk, from
+        ``embed_texts``) come with them; returns how many were written."""
         if not chunks:
             return 0
         nodes = [chunk_node(c) for c in chunks]
-        texts = [n.get_content(metadata_mode=MetadataMode.EMBED) for n in nodes]
-        vectors = self.embedding.get_text_embedding_batch(texts)
+        if vectors is None:
+            texts = [n.get_content(metadata_mode=MetadataMode.EMBED) for n in nodes]
+            vectors = self.embedding.get_text_embedding_batch(texts)
         for node, vector in zip(nodes, vectors, strict=True):
-            node.embedding = vector
+            node.embedding = list(vector)
         store = self.writable_vector_store()
         try:
             store.add(list(nodes))

@@ -29,8 +29,14 @@ def build_embedding(settings: EmbeddingSettings) -> BaseEmbedding:
     """``'minilm'`` or ``'package.module:Class'`` of any LlamaIndex embedding."""
     provider = settings.provider.strip()
     if provider.lower() == "minilm":
-        options: dict[str, Any] = {"embed_batch_size": settings.batch_size, **settings.options}
-        return MiniLMEmbedding(threads=settings.threads, **options)
+        options: dict[str, Any] = {
+            "embed_batch_size": settings.batch_size,
+            "threads": settings.threads,
+            "quantized": settings.quantized,
+            "cache_dir": str(settings.cache_dir or ""),
+            **settings.options,
+        }
+        return MiniLMEmbedding(**options)
     module_name, _, class_name = provider.partition(":")
     if not module_name or not class_name:
         raise ConnectorError(

@@ -1,0 +1,68 @@
+"""Ingest progress a person can read: chunks embedded, of how many, and when it ends.
+
+The number of chunks is known only once every document is read, so the total
+is an estimate while reading goes on (chunks per document read so far, times
+the documents the source said it has) and exact once reading is done.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["IngestProgress"]
+
+
+class IngestProgress:
+    """A tqdm bar counted in chunks; ``enabled=None`` shows it only on a terminal."""
+
+    def __init__(self, *, label: str, documents: int | None, enabled: bool | None) -> None:
+        self.documents = documents
+        self.read = 0
+        self.found = 0
+        self.reading_done = False
+        self._bar: Any = None
+        if enabled is False:
+            return
+        from tqdm import tqdm
+
+        self._bar = tqdm(
+            total=None,
+            desc=label if len(label) <= 40 else "…" + label[-39:],
+            unit="chunk",
+            delay=0,
+            disable=None if enabled is None else not enabled,
+            leave=False,
+            dynamic_ncols=True,
+        )
+        self._bar.set_postfix_str("reading…", refresh=True)
+
+    def document_read(self, chunks: int) -> None:
+        """A document was read and cut into ``chunks`` (0 when unchanged or skipped)."""
+        self.read += 1
+        self.found += chunks
+
+    def finished_reading(self) -> None:
+        self.reading_done = True
+
+    def estimated_total(self) -> int | None:
+        if self.reading_done or not self.documents or not self.read:
+            return self.found if self.read else None
+        if self.read >= self.documents:
+            return self.found
+        return max(self.found, round(self.found / self.read * self.documents))
+
+    def written(self, chunks: int) -> None:
+        """``chunks`` more were embedded and stored."""
+        bar = self._bar
+        if bar is None:
+            return
+        total = self.estimated_total()
+        if total is not None and total != bar.total:
+            bar.total = total
+        docs = f"{self.read}/{self.documents}" if self.documents else str(self.read)
+        bar.set_postfix_str(f"{docs} docs", refresh=False)
+        bar.update(chunks)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()

