@@ -44,16 +44,19 @@ def status_of(exc: BaseException) -> int | None:
     return status if isinstance(status, int) else None
 
 
-def classify(exc: BaseException, *, seconds: float) -> LLMFailed:
-    """``exc`` as an ``LLMFailed`` whose reason completes a stage's note."""
+def classify(exc: BaseException, *, seconds: float, answered: bool = False) -> LLMFailed:
+    """``exc`` as an ``LLMFailed`` whose reason completes a stage's note.
+
+    ``answered``: the model already answered in this run, so it is not called
+    unavailable, whatever fails next.
+    """
     if isinstance(exc, TimeoutError):
-        return LLMFailed(
-            f"the language model is unavailable (it did not answer within {seconds:g} s)",
-            down=True,
-        )
+        return LLMFailed(f"the model did not answer within {seconds:g} s", down=True)
     status = status_of(exc)
     if status in REJECTED_STATUSES:
         return LLMFailed(f"the model rejected the request ({status})", down=False)
+    if answered:
+        return LLMFailed(f"the model failed ({describe(exc)})", down=True)
     return LLMFailed(f"the language model is unavailable ({describe(exc)})", down=True)
 
 

@@ -26,6 +26,7 @@ class RunState:
     rewrites: int = 0
     web_used: bool = False
     llm_down: str | None = None
+    llm_answered: bool = False
     streamed: bool = False
     verdict: Verdict | None = None
     usage: TokenUsage = field(default_factory=TokenUsage)

@@ -157,11 +157,15 @@ class CitebotWorkflow(Workflow):
         try:
             with collecting(run.usage):
                 async with asyncio.timeout(seconds):
-                    return await call
+                    reply = await call
         except (OutputParserException, ValidationError, ValueError):
+            run.llm_answered = True
             raise
         except Exception as exc:
-            raise self._llm_failed(run, what, classify(exc, seconds=seconds), exc) from exc
+            failure = classify(exc, seconds=seconds, answered=run.llm_answered)
+            raise self._llm_failed(run, what, failure, exc) from exc
+        run.llm_answered = True
+        return reply
 
     @staticmethod
     def _llm_failed(run: RunState, stage: str, failure: LLMFailed, exc: BaseException) -> LLMFailed:
@@ -293,6 +297,7 @@ class CitebotWorkflow(Workflow):
                 raise ValueError(
                     f"grader {grader.name!r} returned {len(grades)} grades for {len(texts)} texts"
                 )
+            run.llm_answered = run.llm_answered or isinstance(grader, LLMGrader)
         except Exception as exc:
             if grader is self.embedding_grader:
                 log.error(
@@ -309,7 +314,9 @@ class CitebotWorkflow(Workflow):
                 )
                 return GradedEvent(query=ev.query, hits=ev.hits, grades=[0.0] * len(texts), run=run)
             if isinstance(grader, LLMGrader):
-                failure = classify(exc, seconds=self.settings.grade_timeout)
+                failure = classify(
+                    exc, seconds=self.settings.grade_timeout, answered=run.llm_answered
+                )
                 self._llm_failed(run, "grade", failure, exc)
             else:
                 reason = (
@@ -495,9 +502,12 @@ class CitebotWorkflow(Workflow):
                 if tail and live:
                     ctx.write_event_to_stream(DeltaEvent(text=tail))
             except Exception as exc:
-                failure = classify(exc, seconds=self.settings.generate_timeout)
+                failure = classify(
+                    exc, seconds=self.settings.generate_timeout, answered=run.llm_answered
+                )
                 self._llm_failed(run, "generate", failure, exc)
             else:
+                run.llm_answered = True
                 answer = stream.answer
                 run.trace(
                     "generate",

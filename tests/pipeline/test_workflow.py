@@ -257,7 +257,12 @@ async def test_llm_timeout_answers_from_the_knowledge_base_with_a_note(embedder:
     _, done = await collect(pipeline, ROTATE)
 
     assert done.route is Route.KNOWLEDGE_BASE
-    assert "language model is unavailable (it did not answer within 0.3 s)" in done.answer.text
+    # the model graded, so it is not called unavailable: the note says what happened
+    assert (
+        "This answer is put together from the sources directly: "
+        "the model did not answer within 0.3 s." in done.answer.text
+    )
+    assert "unavailable" not in done.answer.text
     assert "Rotate next to the key" in done.answer.text
     assert [r.url for r in done.answer.references] == [ROTATE_URL]
     assert llm.calls("check an answer") == []  # the LLM is not asked again in this run
@@ -274,7 +279,7 @@ async def test_grader_timeout_falls_back_to_the_embedding_grader(embedder: Embed
     assert done.route is Route.KNOWLEDGE_BASE
     # once the LLM is down the run does not wait for it again
     assert llm.calls("answer with citations") == []
-    assert "language model is unavailable" in done.answer.text
+    assert "the model did not answer within 0.3 s" in done.answer.text
 
 
 async def test_malformed_grader_reply_is_graded_by_the_fallback(embedder: Embedder) -> None:
@@ -482,3 +487,57 @@ async def test_a_consumer_that_stops_early_cancels_the_run(embedder: Embedder) -
     first = await anext(stream)
     assert isinstance(first, Status)
     await stream.aclose()  # must not hang on the stuck grader, nor raise
+
+
+class _StatusError(Exception):
+    """Shaped like the openai SDK's APIStatusError: a message and a ``status_code``."""
+
+    def __init__(self, status_code: int) -> None:
+        super().__init__(f"Error code: {status_code}")
+        self.status_code = status_code
+
+
+@pytest.mark.parametrize(
+    ("status", "reason"),
+    [
+        (400, "the model rejected the request (400)"),
+        (503, "the model failed (_StatusError 503)"),
+    ],
+)
+async def test_a_failed_check_names_its_stage_and_never_calls_a_model_that_answered_unavailable(
+    embedder: Embedder, status: int, reason: str
+) -> None:
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({"Rotate next to the key": 0.9}),
+            "answer with citations": "Click Rotate next to the key [1].",
+            "check an answer": _StatusError(status),
+        }
+    )
+    pipeline, _ = make(embedder, llm)
+    _, done = await collect(pipeline, ROTATE)
+
+    assert done.answer.text.startswith(
+        f"Note: The answer could not be checked against its sources: {reason}.\n\n"
+    )
+    assert done.answer.text.endswith("Click Rotate next to the key [1].")
+    assert "unavailable" not in done.answer.text
+    assert "not checked against its sources" in done.answer.warnings
+
+
+async def test_a_model_that_never_answered_is_called_unavailable(embedder: Embedder) -> None:
+    llm = ScriptedLLM(
+        {
+            "grade relevance": _StatusError(502),
+            "answer with citations": "never asked [1].",
+        }
+    )
+    pipeline, _ = make(embedder, llm)
+    _, done = await collect(pipeline, ROTATE)
+
+    assert (
+        "Note: This answer is put together from the sources directly: the language model is "
+        "unavailable (_StatusError 502)." in done.answer.text
+    )
+    assert done.answer.text.count("Note:") == 1
+    assert llm.calls("answer with citations") == []
