@@ -7,7 +7,9 @@ the embed limits (description 4096, 25 fields, 6000 characters per message).
 Mentions are the caller's job: send every message with
 ``allowed_mentions=AllowedMentions.none()``. ``MENTIONS_MUST_BE_DISABLED``
 says so to anything that renders through this module. As a second line of
-defence ``@everyone`` and ``@here`` get an invisible word joiner.
+defence, prose outside code goes through ``citations.render.safe.defang``:
+``@⁠everyone``, ``<⁠@…>`` and bare URLs (``https:⁠//``) are disarmed, because
+``<url>`` still links. ``stream_filter`` does the same for previews.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from citations.model import CitedAnswer
 from citations.render.pieces import join, pack, segment_pieces
+from citations.render.safe import Dialect, SafeStream, defang
 
 MENTIONS_MUST_BE_DISABLED = True
 """Send with ``allowed_mentions=discord.AllowedMentions.none()``: model text may contain mentions."""
@@ -32,7 +35,6 @@ _TITLE_LIMIT = 200
 _LINE_LIMIT = 1000
 _SOURCES_TITLE = "Sources"
 
-_PINGS = re.compile(r"@(?=(?:everyone|here)\b)", re.IGNORECASE)
 _MD_SPECIAL = re.compile(r"([\\\[\]*_~`|])")
 _URL_LIKE = re.compile(
     r"^\s*(?:[a-z][a-z0-9+.-]*://|www\.)|^[^\s/]+\.[a-z]{2,}(?:/|$)", re.IGNORECASE
@@ -45,16 +47,28 @@ class DiscordMessage:
     embeds: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _defang(text: str) -> str:
-    return _PINGS.sub("@\u2060", text)
-
-
 def _url(url: str) -> str:
     return url.replace(" ", "%20").replace(">", "%3E").replace("<", "%3C").replace(")", "%29")
 
 
 def _label(text: str) -> str:
-    return _defang(_MD_SPECIAL.sub(r"\\\1", " ".join(text.split())))
+    return defang(_MD_SPECIAL.sub(r"\\\1", " ".join(text.split())))
+
+
+def _stream_link(label: str, url: str) -> str:
+    return f"[{_label(label)}](<{_url(url)}>)"
+
+
+def _same(text: str) -> str:
+    return text
+
+
+STREAM_DIALECT = Dialect(escape=_same, link=_stream_link)
+
+
+def stream_filter(*, limit: int | None = None) -> SafeStream:
+    """A filter for streamed preview text: no link, no ping; ``tail`` fits it in a message."""
+    return SafeStream(STREAM_DIALECT, limit=limit)
 
 
 def _truncate(text: str, limit: int) -> str:
@@ -103,15 +117,17 @@ def render_discord(
     pieces = segment_pieces(
         answer,
         allowed=allowed_links,
-        prose=_defang,
-        code=lambda text: text,
-        link=lambda label, url: f"[{_label(label)}](<{_url(url)}>)",
+        prose=defang,
+        code=_same,
+        link=_stream_link,
         marker=lambda n, url: f"[[{n}]](<{_url(url)}>)" if url else f"[{n}]",
     )
     first_limit = CONTENT_LIMIT
     prefix = ""
     if header:
-        prefix = _truncate(_defang(" ".join(header.split())), 200) + "\n"
+        # a backtick in the header must not pair with one in the answer
+        header = " ".join(header.replace("`", "\\`").split())
+        prefix = _truncate(defang(header), 200) + "\n"
         first_limit -= len(prefix)
     chunks = [join(chunk) for chunk in pack(pieces, first_limit)]
     if prefix:

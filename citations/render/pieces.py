@@ -9,11 +9,12 @@ closes a code fence at a cut and opens it again in the next message.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from citations.model import CitedAnswer, Segment
+from citations.render.safe import WORD_JOINER, break_fence_ticks, code_regions
 from citations.urls import canonical_url
 
 # An ordinary Markdown link (not an image): [label](url) or [label](<url>).
@@ -21,7 +22,6 @@ _MD_LINK = re.compile(
     r"(?<!!)\[([^\[\]\n]{0,300})\]\(\s*<?([^()<>\s]{1,2000})>?(?:\s+\"[^\"\n]*\")?\s*\)"
 )
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*$", re.MULTILINE)
-_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,35 +60,6 @@ def link_allowed(url: str, answer: CitedAnswer, allowed: Collection[str]) -> boo
     return False
 
 
-def code_regions(text: str) -> list[tuple[int, int]]:
-    """Character ranges of fenced code blocks and inline code spans."""
-    regions: list[tuple[int, int]] = []
-    pos = 0
-    fence_open: re.Match[str] | None = None
-    for m in _FENCE.finditer(text):
-        if fence_open is None:
-            fence_open = m
-            regions.extend(_spans(text, pos, m.start()))
-            continue
-        opener = fence_open.group(1)
-        closer = m.group(1)
-        if closer[0] == opener[0] and len(closer) >= len(opener) and m.group(0).strip() == closer:
-            regions.append((fence_open.start(), m.end()))
-            pos = m.end()
-            fence_open = None
-    if fence_open is not None:
-        regions.append((fence_open.start(), len(text)))
-    else:
-        regions.extend(_spans(text, pos, len(text)))
-    return regions
-
-
-def _spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    for m in _CODE_SPAN.finditer(text, start, end):
-        if "\n\n" not in m.group(2):
-            yield m.start(), m.end()
-
-
 def outside_code(text: str, fn: Callable[[str], str]) -> str:
     """Apply ``fn`` to the parts of ``text`` that are not code."""
     out: list[str] = []
@@ -110,21 +81,28 @@ def links(
     alt_link: Callable[[str, str], str] | None = None,
 ) -> list[Piece]:
     """Split prose into pieces: safe links become atoms via ``link(label, url)``,
-    unsafe ones keep only their label, and the rest goes through ``plain``."""
+    unsafe ones keep only their label, and the rest goes through ``plain``.
+
+    ``plain`` sees each run between atoms whole, so a URL that a dropped link
+    would have glued together (``http:[](x)//host``) is disarmed as one."""
     pieces: list[Piece] = []
     pos = 0
+    pending: list[str] = []
     for m in _MD_LINK.finditer(text):
-        if m.start() > pos:
-            pieces.append(Piece(plain(text[pos : m.start()])))
+        pending.append(text[pos : m.start()])
         label, url = m.group(1), m.group(2)
         if link_allowed(url, answer, allowed):
+            if any(pending):
+                pieces.append(Piece(plain("".join(pending))))
+            pending = []
             alt = alt_link(label, url) if alt_link is not None else None
             pieces.append(Piece(link(label, url), atom=True, alt=alt))
         else:
-            pieces.append(Piece(plain(label)))
+            pending.append(label)
         pos = m.end()
-    if pos < len(text):
-        pieces.append(Piece(plain(text[pos:])))
+    pending.append(text[pos:])
+    if any(pending):
+        pieces.append(Piece(plain("".join(pending))))
     return pieces
 
 
@@ -155,11 +133,20 @@ def segment_pieces(
     alt_link: Callable[[str, str], str] | None = None,
     alt_marker: Callable[[int, str], str] | None = None,
 ) -> list[Piece]:
-    """The answer body as pieces, with code left verbatim (apart from ``code``)."""
+    """The answer body as pieces, with code left verbatim (apart from ``code``).
+
+    Code is found in the whole answer at once: a platform pairs backticks
+    across footnote markers too."""
     pieces: list[Piece] = []
+    regions = code_regions(answer.plain_text)
+    at = 0  # the offset of the current segment in the answer
     for seg in answer.segments:
         pos = 0
-        for start, end in code_regions(seg.text):
+        for region_start, region_end in regions:
+            start = max(region_start - at, 0)
+            end = min(region_end - at, len(seg.text))
+            if end <= start:
+                continue
             if start > pos:
                 pieces.extend(links(seg.text[pos:start], answer, allowed, link, prose, alt_link))
             block = seg.text[start:end]
@@ -168,15 +155,32 @@ def segment_pieces(
                 "\n" in block or end == len(seg.text) or seg.text[end : end + 1] == "\n"
             )
             if opener is not None and fenced:
-                block = _closed(block, opener.group(1))
+                block = break_fence_ticks(_closed(block, opener.group(1)))
             pieces.append(Piece(code(block), atom=not fenced, code=fenced))
             pos = end
         if pos < len(seg.text):
             pieces.extend(links(seg.text[pos:], answer, allowed, link, prose, alt_link))
+        at += len(seg.text)
         for number in seg.citations:
             url = marker_url(answer, seg, number)
             alt = alt_marker(number, url) if alt_marker is not None else None
             pieces.append(Piece(marker(number, url), atom=True, alt=alt))
+    return _unglued(pieces)
+
+
+def _unglued(pieces: list[Piece]) -> list[Piece]:
+    """Text after an atom that ends in ``]`` must not turn it into a link (``[1](…)``)."""
+    for i in range(1, len(pieces)):
+        before, piece = pieces[i - 1], pieces[i]
+        glued = before.text.endswith("]") or (before.alt or "").endswith("]")
+        if (
+            glued
+            and before.atom
+            and not piece.atom
+            and not piece.code
+            and piece.text.startswith(("(", ":"))
+        ):
+            pieces[i] = Piece(WORD_JOINER + piece.text)
     return pieces
 
 

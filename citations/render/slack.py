@@ -14,9 +14,11 @@ context block, 50 blocks and about 11k characters of block text per message
 cut between paragraphs where possible and never inside a marker, a link or a
 code fence.
 
-Model text can never ping: ``& < >`` are escaped, which disarms ``<!channel>``,
-``<!here>``, ``<!subteam^…>`` and ``<@U…>``, and ``@channel``, ``@here`` and
-``@everyone`` get an invisible word joiner after the ``@``.
+Model text can never ping or link: ``& < >`` are escaped, which disarms
+``<!channel>``, ``<!here>``, ``<!subteam^…>``, ``<@U…>`` and ``<url|label>``;
+every mrkdwn text object is ``verbatim`` (Slack does not link bare URLs in it);
+and prose goes through ``citations.render.safe.defang`` (``@⁠here``, ``https:⁠//``).
+``stream_filter`` does the same for ``markdown_text`` that streams in pieces.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any
 
 from citations.model import CitedAnswer
 from citations.render.pieces import Piece, join, pack, segment_pieces
+from citations.render.safe import Dialect, SafeStream, defang
 
 SECTION_TEXT_LIMIT = 3000
 CONTEXT_ELEMENTS_LIMIT = 10
@@ -39,7 +42,6 @@ FALLBACK_TEXT_LIMIT = 300
 _TITLE_LIMIT = 200
 _SOURCES_HEADING = "*Sources*"
 
-_PINGS = re.compile(r"@(?=(?:channel|here|everyone)\b)", re.IGNORECASE)
 _LINK = re.compile(r"<([^|>]*)\|([^>]*)>")
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
@@ -52,20 +54,36 @@ class SlackMessage:
     markdown_text: str = ""
 
 
+def _controls(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def escape(text: str) -> str:
-    """Escape Slack's control characters and defang broadcast mentions."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _PINGS.sub("@\u2060", text)
+    """Escape Slack's control characters and disarm links and mentions."""
+    return defang(_controls(text))
 
 
-def escape_stream(delta: str) -> str:
-    """Make a streamed ``markdown_text`` delta safe, without holding anything back.
+def _stream_link(label: str, url: str) -> str:
+    return f"[{_md_label(label)}]({_md_url(url)})"
 
-    Stateless on purpose: every ``@`` gets a word joiner, so a mention split
-    across two deltas is defanged too.
-    """
-    text = delta.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("@", "@\u2060")
+
+STREAM_DIALECT = Dialect(escape=_controls, link=_stream_link)
+
+
+def stream_filter(*, limit: int | None = None) -> SafeStream:
+    """A filter for ``markdown_text`` that streams in pieces: no link, no ping."""
+    return SafeStream(STREAM_DIALECT, limit=limit)
+
+
+def escape_stream(text: str) -> str:
+    """``text`` as ``stream_filter`` shows it when it arrives at once."""
+    stream = stream_filter()
+    return stream.feed(text) + stream.close()
+
+
+def _mrkdwn_text(text: str) -> dict[str, Any]:
+    # verbatim: Slack must not turn bare URLs or channel names into links
+    return {"type": "mrkdwn", "text": text, "verbatim": True}
 
 
 def _label(text: str) -> str:
@@ -81,7 +99,7 @@ def _url(url: str) -> str:
 
 def _md_label(text: str) -> str:
     text = " ".join(text.split())
-    return escape(text).replace("[", "\\[").replace("]", "\\]")
+    return escape(text.replace("[", "\\[").replace("]", "\\]"))
 
 
 def _md_url(url: str) -> str:
@@ -109,7 +127,7 @@ def _body_pieces(answer: CitedAnswer, allowed: Collection[str]) -> list[Piece]:
         answer,
         allowed=allowed,
         prose=escape,
-        code=escape,
+        code=_controls,
         link=lambda label, url: f"<{_url(url)}|{_label(label)}>",
         marker=lambda n, url: f"<{_url(url)}|[{n}]>" if url else f"[{n}]",
         alt_link=lambda label, url: f"[{_md_label(label)}]({_md_url(url)})",
@@ -158,8 +176,9 @@ def render_slack(
     if header:
         text = _truncate(escape(" ".join(header.split())), 1000)
         draft = room(1, len(text))
-        draft.blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": text}]})
-        draft.markdown.append(f"_{text}_")
+        draft.blocks.append({"type": "context", "elements": [_mrkdwn_text(text)]})
+        # a backtick in the header must not pair with one in the answer
+        draft.markdown.append("_" + text.replace("`", "\\`") + "_")
         draft.size += len(text)
 
     for chunk in pack(_body_pieces(answer, allowed_links), SECTION_TEXT_LIMIT):
@@ -167,11 +186,11 @@ def render_slack(
         markdown = join(chunk, alt=True)
         size = max(len(mrkdwn), len(markdown))
         draft = room(1, size)
-        draft.blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": mrkdwn}})
+        draft.blocks.append({"type": "section", "text": _mrkdwn_text(mrkdwn)})
         draft.markdown.append(markdown)
         draft.size += size
         if not draft.fallback:
-            draft.fallback = _truncate(_LINK.sub(r"\2", mrkdwn), FALLBACK_TEXT_LIMIT)
+            draft.fallback = _truncate(defang(_LINK.sub(r"\2", mrkdwn)), FALLBACK_TEXT_LIMIT)
 
     entries = _source_entries(answer)
     first = True
@@ -186,9 +205,7 @@ def render_slack(
                 group.pop()
                 size = sum(max(len(a), len(b)) + 1 for a, b in group)
         draft = room(1, size)
-        draft.blocks.append(
-            {"type": "context", "elements": [{"type": "mrkdwn", "text": a} for a, _ in group]}
-        )
+        draft.blocks.append({"type": "context", "elements": [_mrkdwn_text(a) for a, _ in group]})
         draft.markdown.append("\n".join(b for _, b in group))
         draft.size += size
         entries = entries[len(group) - len(heading) :]

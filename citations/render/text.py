@@ -7,6 +7,7 @@ from collections.abc import Callable, Collection
 
 from citations.model import CitedAnswer
 from citations.render.pieces import segment_pieces
+from citations.render.safe import defang
 
 
 def _same(text: str) -> str:
@@ -43,7 +44,8 @@ def render_text(answer: CitedAnswer, *, allowed_links: Collection[str] = ()) -> 
 
 
 def _md_label(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]").replace("\n", " ")
+    escaped = text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    return defang(escaped.replace("\n", " "))
 
 
 def _md_url(url: str) -> str:
@@ -57,6 +59,7 @@ def render_markdown(answer: CitedAnswer, *, allowed_links: Collection[str] = ())
         allowed_links,
         link=lambda label, url: f"[{label}]({_md_url(url)})",
         marker=lambda n, url: f"[^{n}]",
+        prose=defang,
     )
     if not answer.references:
         return body

@@ -120,7 +120,7 @@ def test_discord_content_and_embed() -> None:
     assert embed["title"] == "Sources"
     lines = embed["description"].split("\n")
     assert lines[0] == "[1] [Install guide](<https://docs.example.com/guide#install>)"
-    assert lines[1].startswith("[2] [Ampersand & <tags> \\| pipe](<")
+    assert lines[1].startswith("[2] [Ampersand & <\u2060tags> \\| pipe](<")
 
 
 def test_discord_url_like_titles_are_not_masked() -> None:

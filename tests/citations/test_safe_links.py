@@ -1,0 +1,235 @@
+"""Links come only from source metadata: the pure filter, the final renders, and every prefix of a stream."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from citations import Source, resolve
+from citations.render import discord as discord_render
+from citations.render import render_discord, render_markdown, render_slack
+from citations.render import slack as slack_render
+from citations.render.safe import MAX_HOLD, WORD_JOINER, SafeStream, code_regions, safe_text
+from tests.citations.links import foreign_links, payload_texts, visible_links
+from tests.citations.profiles import PROPERTY
+
+WJ = WORD_JOINER
+SOURCES = [
+    Source(1, "https://docs.example.com/guide", "Guide", "t"),
+    Source(2, "https://docs.example.com/caf%C3%A9", "Café https://evil.example/title", "t"),
+]
+SOURCE_URLS = [s.url for s in SOURCES]
+
+# Pieces an attacker, a model or a document might put in an answer.
+FRAGMENTS = [
+    "[click](https://evil.example/x)",
+    "[guide](https://docs.example.com/guide)",
+    "https://evil.example/path?q=1",
+    "HTTPS://EVIL.EXAMPLE",
+    "www.evil.example",
+    "<https://evil.example>",
+    "<https://evil.example|label>",
+    "<!channel>",
+    "<!here>",
+    "<@U123>",
+    "<#C1>",
+    "@everyone",
+    "@here",
+    "@channel",
+    "mail me@evil.example",
+    "`git@github.com:org/repo.git`",
+    "`npm install @scope/pkg@1.0`",
+    "`https://in.code.example`",
+    "```\ncurl https://in.fence.example @here\n```\n",
+    "```py\nx = 1\n",
+    "```",
+    "``",
+    "`",
+    "\\`",
+    "\\",
+    "[",
+    "]",
+    "(",
+    ")",
+    "](",
+    "]:",
+    "http:",
+    "//",
+    "www",
+    ".",
+    "![img](https://evil.example/i.png)",
+    "[1]",
+    "[2]",
+    "[^1]",
+    "[1](id=2)",
+    "【1†source】",
+    "\n",
+    "\n\n",
+    " ",
+    "word",
+    "&",
+    "~~~\nhttps://tilde.example\n~~~\n",
+]
+
+texts = st.lists(
+    st.one_of(st.sampled_from(FRAGMENTS), st.text(alphabet="ab :/.[]()`@<>w\n", max_size=8)),
+    max_size=25,
+).map("".join)
+
+
+@st.composite
+def splits(draw: st.DrawFn, text: str) -> list[str]:
+    cuts = sorted(draw(st.sets(st.integers(0, len(text)), max_size=12)))
+    bounds = [0, *cuts, len(text)]
+    return [text[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+@st.composite
+def split_texts(draw: st.DrawFn) -> tuple[str, list[str]]:
+    text = draw(texts)
+    return text, draw(splits(text))
+
+
+# -- examples ---------------------------------------------------------------------
+
+
+def test_markdown_link_keeps_only_its_label() -> None:
+    assert safe_text("see [click here](https://evil.example/x) now") == "see click here now"
+
+
+def test_allowed_link_stays_a_link() -> None:
+    stream = SafeStream(allowed=lambda url: url == "https://docs.example.com/guide")
+    out = stream.feed("[Guide](https://docs.example.com/guide) and [x](https://evil.example)")
+    assert out + stream.close() == "[Guide](<https://docs.example.com/guide>) and x"
+
+
+def test_bare_urls_are_broken_between_scheme_and_slashes() -> None:
+    assert safe_text("go to https://evil.example/x") == f"go to https:{WJ}//evil.example/x"
+    assert safe_text("or www.evil.example") == f"or www{WJ}.evil.example"
+    assert safe_text("<https://evil.example>") == f"<{WJ}https:{WJ}//evil.example>"
+    assert visible_links(safe_text("https://a.example www.b.example <https://c.example>")) == []
+
+
+def test_pings_are_stopped_outside_code() -> None:
+    out = safe_text("@everyone @here <@123> <!channel> me@evil.example")
+    assert "@everyone" not in out and "@here" not in out and "<@" not in out and "<!" not in out
+    assert "me@evil" not in out
+
+
+def test_code_is_left_exactly_as_written() -> None:
+    text = (
+        "Clone `git@github.com:org/repo.git`, run `npm install @scope/pkg@1.0`:\n"
+        "```sh\ncurl https://api.example/v1 -H 'x: @here'\n```\n"
+    )
+    out = safe_text(text)
+    assert "`git@github.com:org/repo.git`" in out
+    assert "`npm install @scope/pkg@1.0`" in out
+    assert "curl https://api.example/v1 -H 'x: @here'" in out
+
+
+def test_an_unpaired_backtick_ends_all_code() -> None:
+    # Slack pairs the first backtick with the second; Discord too: the URL is prose.
+    out = safe_text("a ` b\nc `https://evil.example`")
+    assert visible_links(out) == []
+    assert f"https:{WJ}//evil.example" in out
+
+
+def test_three_backticks_inside_a_fence_cannot_close_it_on_discord() -> None:
+    out = safe_text("```\na ``` b https://in.code.example\n```\nafter")
+    assert "a ``" + WJ + "` b https://in.code.example" in out
+
+
+def test_a_split_link_is_disarmed_like_a_whole_one() -> None:
+    stream = SafeStream()
+    parts = ["[cli", "ck](ht", "tps://evil.exa", "mple/x) h", "ttp", ":", "//", "evil"]
+    out = "".join(stream.feed(p) for p in parts) + stream.close()
+    assert out == f"click http:{WJ}//evil"
+
+
+def test_hold_back_is_bounded() -> None:
+    stream = SafeStream()
+    out = stream.feed("`" + "x" * (MAX_HOLD + 10))
+    assert len(out) >= 10  # the unpaired backtick was given up on
+
+
+def test_limit_never_cuts_a_code_span() -> None:
+    stream = SafeStream(limit=12)
+    out = stream.feed("abc `https://code.example` tail") + stream.close()
+    assert out == "abc " and stream.full
+
+
+def test_tail_is_cut_outside_code_and_closes_a_fence() -> None:
+    stream = SafeStream()
+    stream.feed("`https://a.example` " * 20 + "\n```\n" + "@here https://b.example\n" * 5)
+    preview = stream.tail(120)
+    assert len(preview) <= 120
+    assert preview.endswith("\n```")
+    assert visible_links(preview) == []
+
+
+def test_slack_mrkdwn_is_verbatim() -> None:
+    [msg] = render_slack(resolve("See https://evil.example[1].", SOURCES))
+    for block in msg.blocks:
+        objects = [block["text"]] if "text" in block else block["elements"]
+        assert all(o["verbatim"] is True for o in objects)
+
+
+def test_discord_wrapped_url_is_not_a_link() -> None:
+    [msg] = render_discord(resolve("See <https://evil.example>[1].", SOURCES))
+    assert foreign_links([msg.content], SOURCE_URLS) == []
+
+
+def test_glued_url_from_a_dropped_link_is_disarmed() -> None:
+    [msg] = render_discord(resolve("http:[](https://x.example)//evil.example", SOURCES))
+    assert foreign_links([msg.content], SOURCE_URLS) == []
+
+
+def test_code_regions_follow_pairing_on_one_line() -> None:
+    assert code_regions("a `x` b") == [(2, 5)]
+    assert code_regions("``a`") == []
+    assert code_regions("```\nx\n```\ny") == [(0, 9)]
+    assert code_regions("```\nx") == [(0, 5)]
+
+
+# -- properties -------------------------------------------------------------------
+
+
+@PROPERTY
+@given(split_texts())
+def test_any_split_gives_the_same_text(case: tuple[str, list[str]]) -> None:
+    text, parts = case
+    for dialect in (discord_render.STREAM_DIALECT, slack_render.STREAM_DIALECT):
+        stream = SafeStream(dialect)
+        out = "".join(stream.feed(p) for p in parts) + stream.close()
+        whole = SafeStream(dialect)
+        assert out == whole.feed(text) + whole.close()
+
+
+@PROPERTY
+@given(split_texts())
+def test_no_prefix_of_a_stream_shows_a_foreign_link(case: tuple[str, list[str]]) -> None:
+    _, parts = case
+    for make in (discord_render.stream_filter, slack_render.stream_filter):
+        stream = make()
+        shown = ""
+        for part in parts:
+            shown += stream.feed(part)
+            assert foreign_links([shown], SOURCE_URLS) == [], shown
+            assert foreign_links([stream.tail(60)], SOURCE_URLS) == []
+        shown += stream.close()
+        assert foreign_links([shown], SOURCE_URLS) == [], shown
+
+
+@PROPERTY
+@given(texts)
+def test_final_renders_link_only_sources(text: str) -> None:
+    answer = resolve(text + "[1][2]", SOURCES)
+    for slack in render_slack(answer, header=text[:50]):
+        shown = [*payload_texts(slack.blocks), slack.text, slack.markdown_text]
+        assert foreign_links(shown, SOURCE_URLS) == [], shown
+    for discord in render_discord(answer, header=text[:50]):
+        shown = [discord.content, *payload_texts(discord.embeds)]
+        assert foreign_links(shown, SOURCE_URLS) == [], shown
+    assert foreign_links([render_markdown(answer)], SOURCE_URLS) == []
