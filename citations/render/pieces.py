@@ -135,10 +135,11 @@ def segment_pieces(
 ) -> list[Piece]:
     """The answer body as pieces, with code left verbatim (apart from ``code``).
 
-    Code is found in the whole answer at once: a platform pairs backticks
-    across footnote markers too."""
+    Code is found in the whole answer, markers included, at once: a platform
+    pairs backticks across markers, and a marker before a fence keeps it from
+    starting a line."""
     pieces: list[Piece] = []
-    regions = code_regions(answer.plain_text)
+    regions = code_regions(answer.text)
     at = 0  # the offset of the current segment in the answer
     for seg in answer.segments:
         pos = 0
@@ -160,7 +161,7 @@ def segment_pieces(
             pos = end
         if pos < len(seg.text):
             pieces.extend(links(seg.text[pos:], answer, allowed, link, prose, alt_link))
-        at += len(seg.text)
+        at += len(seg.text) + sum(len(f"[{n}]") for n in seg.citations)
         for number in seg.citations:
             url = marker_url(answer, seg, number)
             alt = alt_marker(number, url) if alt_marker is not None else None
