@@ -21,7 +21,7 @@ from typing import Any
 
 from citations.model import CitedAnswer
 from citations.render.pieces import join, pack, segment_pieces
-from citations.render.safe import Dialect, SafeStream, defang
+from citations.render.safe import Dialect, SafeStream, defang, no_code
 
 MENTIONS_MUST_BE_DISABLED = True
 """Send with ``allowed_mentions=discord.AllowedMentions.none()``: model text may contain mentions."""
@@ -126,7 +126,7 @@ def render_discord(
     prefix = ""
     if header:
         # a backtick in the header must not pair with one in the answer
-        header = " ".join(header.replace("`", "\\`").split())
+        header = no_code(" ".join(header.split()))
         prefix = _truncate(defang(header), 200) + "\n"
         first_limit -= len(prefix)
     chunks = [join(chunk) for chunk in pack(pieces, first_limit)]

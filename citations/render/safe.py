@@ -44,6 +44,7 @@ __all__ = [
     "break_fence_ticks",
     "code_regions",
     "defang",
+    "no_code",
     "safe_text",
 ]
 
@@ -83,6 +84,12 @@ def defang(text: str, before: str = "") -> str:
         pos = m.start()
     parts.append(joined[pos:])
     return "".join(parts)
+
+
+def no_code(text: str) -> str:
+    """``text`` with every backtick escaped, for a line put before an answer: none
+    of its backticks may pair with one in the answer."""
+    return text.replace("\\", "\\\\").replace("`", "\\`")
 
 
 def _break_ticks(run: str) -> str:
@@ -405,10 +412,12 @@ class SafeStream:
         closer = "\n```" if self.in_fence else ""
         if len(text) + len(closer) <= limit:
             return text + closer
-        room = limit - len(ellipsis) - len(closer)
+        room = limit - len(ellipsis) - 1 - len(closer)
         at = bisect_left(self._cuts, len(text) - room)
         if at < len(self._cuts) and self._cuts[at] < len(text):
-            return ellipsis + text[self._cuts[at] :] + closer
+            rest = text[self._cuts[at] :]
+            # a fence that started a line must still start one
+            return ellipsis + ("\n" if rest[0] == "`" else "") + rest + closer
         opener = "\n```\n"
         closer = "\n```"
         return ellipsis + opener + text[len(text) - (room - len(opener)) :] + closer

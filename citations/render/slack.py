@@ -30,7 +30,7 @@ from typing import Any
 
 from citations.model import CitedAnswer
 from citations.render.pieces import Piece, join, pack, segment_pieces
-from citations.render.safe import Dialect, SafeStream, defang
+from citations.render.safe import Dialect, SafeStream, defang, no_code
 
 SECTION_TEXT_LIMIT = 3000
 CONTEXT_ELEMENTS_LIMIT = 10
@@ -178,7 +178,7 @@ def render_slack(
         draft = room(1, len(text))
         draft.blocks.append({"type": "context", "elements": [_mrkdwn_text(text)]})
         # a backtick in the header must not pair with one in the answer
-        draft.markdown.append("_" + text.replace("`", "\\`") + "_")
+        draft.markdown.append(f"_{no_code(text)}_")
         draft.size += len(text)
 
     for chunk in pack(_body_pieces(answer, allowed_links), SECTION_TEXT_LIMIT):
