@@ -57,11 +57,10 @@ _DEST_MAX = 2000
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 # Positions that get a word joiner: after "@" and "<"; between ":" and "/" (or an
-# escaping backslash); after a "www" that starts a word, before "." (or "\");
+# escaping backslash); after any "www", before "." (or "\"): a preview that
+# starts mid-word must not start with a link;
 # between "]" and "(" or ":" (an inline link or a reference definition).
-_BREAK = re.compile(
-    r"(?<=[@<])|(?<=:)(?=[/\\])|(?<=(?<![A-Za-z0-9])[wW][wW][wW])(?=[.\\])|(?<=\])(?=[(:])"
-)
+_BREAK = re.compile(r"(?<=[@<])|(?<=:)(?=[/\\])|(?<=[wW][wW][wW])(?=[.\\])|(?<=\])(?=[(:])")
 _PROSE_STOP = re.compile(r"[`\[\\\n]")
 _FENCE_STOP = re.compile(r"[`\n]")
 _TICK_OR_NL = re.compile(r"[`\n]")
