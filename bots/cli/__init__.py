@@ -76,7 +76,10 @@ def settings_from(ctx: click.Context) -> Settings:
 @click.version_option(package_name="citebot")
 @click.pass_context
 def cli(ctx: click.Context, data_dir: str | None, verbose: int) -> None:
-    """citebot: answers with numbered, verified footnotes, on Slack, Discord and here."""
+    """citebot: answers with numbered, verified footnotes.
+
+    On Slack, Discord and here in the terminal.
+    """
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     overrides: dict[str, Any] = {}

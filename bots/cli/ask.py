@@ -108,9 +108,9 @@ def nothing_ingested(ctx: click.Context) -> bool:
 def ask_command(
     ctx: click.Context, question: tuple[str, ...], as_json: bool, trace: bool, style: str
 ) -> None:
-    """Answer QUESTION from the knowledge base (and the web, when configured).
+    """Answer QUESTION with numbered, linked footnotes.
 
-    On a terminal the answer streams as it is written; piped or with --json it
+    From the knowledge base, and the web when configured. On a terminal the answer streams as it is written; piped or with --json it
     is printed whole.
     """
     import asyncio

@@ -14,7 +14,10 @@ from bots.cli import cli, friendly, settings_from
 @click.pass_context
 @friendly
 def config_command(ctx: click.Context, as_json: bool, origin: bool, table: bool) -> None:
-    """Check the settings and print them as TOML for citebot.toml, secrets masked."""
+    """Check the settings and print them as citebot.toml.
+
+    Secrets are masked. --origin says where each value came from.
+    """
     if table:
         from bots.settings.table import markdown_table
 

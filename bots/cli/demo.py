@@ -27,7 +27,7 @@ DEMO_COLLECTION = "samples"
 @click.pass_context
 @friendly
 def demo_command(ctx: click.Context, questions: tuple[str, ...]) -> None:
-    """Ingest the bundled sample docs into the data dir and answer sample questions.
+    """Ingest the sample docs and answer sample questions.
 
     The samples stay (collection 'samples'), so `citebot ask` can answer from them afterwards.
     """

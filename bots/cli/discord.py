@@ -20,6 +20,7 @@ def run_discord(ctx: click.Context) -> None:
 
     settings = settings_from(ctx)
     require_token(settings.discord)
+    quiet_voice()
     from bots.app import build_runtime  # heavy: the store and LLM clients
 
     runtime = build_runtime(settings)
@@ -37,6 +38,16 @@ def run_discord(ctx: click.Context) -> None:
             runtime.feedback.close()
 
 
+def quiet_voice() -> None:
+    """A text bot needs no voice: discord.py's "voice will NOT be supported" warnings
+    (PyNaCl, davey not installed) only alarm the operator."""
+    from discord import VoiceClient
+
+    VoiceClient.warn_nacl = False
+    if hasattr(VoiceClient, "warn_dave"):
+        VoiceClient.warn_dave = False
+
+
 @cli.group("discord")
 def discord_group() -> None:
     """Discord app setup."""
@@ -52,7 +63,10 @@ def discord_group() -> None:
 @click.pass_context
 @friendly
 def invite_url_command(ctx: click.Context, client_id: int | None) -> None:
-    """Print the OAuth2 URL that adds the bot with exactly the scopes and permissions it needs."""
+    """Print the URL that adds the bot to a server.
+
+    It asks for exactly the OAuth2 scopes and permissions the bot needs.
+    """
     from bots.platforms.discord.invite import application_id_from_token, invite_url
 
     settings = settings_from(ctx).discord

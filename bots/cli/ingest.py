@@ -67,8 +67,10 @@ def resolve_source(arg: str, *, url_base: str | None, collection: str) -> Source
 def ingest_command(
     ctx: click.Context, sources: tuple[str, ...], url_base: str | None, collection: str | None
 ) -> None:
-    """Ingest folders or files (.md, .txt, .html, .pdf), web sites and sitemaps (http(s) URLs)
-    or a configured LlamaHub reader (reader:NAME) into the knowledge base.
+    """Ingest files, folders, web sites or a reader's documents.
+
+    Folders and files (.md, .txt, .html, .pdf), web sites and sitemaps (http(s)
+    URLs) or a configured LlamaHub reader (reader:NAME).
 
     Re-running is incremental: unchanged documents are skipped, changed ones
     replaced, and documents gone from a folder removed.

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from bots.cli import cli, friendly, settings_from
+from bots.cli import cli, fail, friendly, settings_from
 from bots.cli.run import run_group
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def _with_slack(settings: Settings, **changes: Any) -> Settings:
 @click.pass_context
 @friendly
 def run_slack(ctx: click.Context, mode: str | None, host: str | None, port: int | None) -> None:
-    """Answer on Slack: mentions, DMs, the slash command and thread follow-ups."""
+    """Answer on Slack: mentions, DMs, /ask and thread follow-ups."""
     import asyncio
 
     from bots.platforms.slack.bot import SlackBot, check_settings
@@ -72,9 +72,23 @@ def slack_group() -> None:
 @friendly
 def manifest(ctx: click.Context, mode: str | None, public_url: str | None, as_json: bool) -> None:
     """Print a Slack app manifest generated from the settings."""
+    import sys
+
     from bots.platforms.slack.manifest import build_manifest, manifest_yaml
 
     slack = _with_slack(settings_from(ctx), mode=mode).slack
+    if slack.mode == "http" and not (public_url or slack.public_url):
+        if not sys.stdin.isatty():
+            fail(
+                "an HTTP-mode manifest needs the public HTTPS URL Slack will reach: "
+                "pass --url https://… or set slack.public_url",
+                2,
+            )
+        public_url = click.prompt(
+            "The public HTTPS URL Slack will reach (e.g. https://bot.example.com)"
+        )
+    if public_url is not None and not public_url.startswith("https://"):
+        fail(f"--url must be an https:// URL (Slack only calls HTTPS), got {public_url!r}", 2)
     if as_json:
         click.echo(json.dumps(build_manifest(slack, public_url=public_url), indent=2))
     else:

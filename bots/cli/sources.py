@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import time
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 import click
@@ -112,16 +114,42 @@ def list_command(ctx: click.Context, collection: str | None, as_json: bool) -> N
     if not entries:
         click.echo("nothing ingested yet" + (f" in {collection!r}" if collection else ""))
         return
-    for e in entries:
-        row = _row(e)
-        when = row["updated"] or "pending"
-        click.echo(f"{e.collection}\t{e.key}\t{e.url}\t{e.chunks} chunks\t{when}")
+    entries.sort(key=lambda e: (natural(e.collection), natural(e.key)))
+    rows = [
+        [e.collection, e.key, str(e.chunks), str(_row(e)["updated"] or "pending"), e.url]
+        for e in entries
+    ]
+    for line in table(["COLLECTION", "KEY", "CHUNKS", "UPDATED", "URL"], rows, right={2}):
+        click.echo(line)
     collections = sorted({e.collection for e in entries})
     click.echo(
         f"{len(entries)} documents, {sum(e.chunks for e in entries)} chunks "
         f"in {len(collections)} collection(s): {', '.join(collections)}",
         err=True,
     )
+
+
+def natural(text: str) -> list[tuple[int, int | str]]:
+    """A sort key that puts ``page2`` before ``page10``."""
+    return [
+        (0, int(part)) if part.isdigit() else (1, part.casefold())
+        for part in re.split(r"(\d+)", text)
+        if part
+    ]
+
+
+def table(header: list[str], rows: list[list[str]], *, right: Collection[int] = ()) -> list[str]:
+    """Columns padded to their widest cell; ``right`` holds the columns aligned right."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(row: list[str]) -> str:
+        cells = [
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        return "  ".join(cells).rstrip()
+
+    return [line(header), *map(line, rows)]
 
 
 def _row(entry: Entry) -> dict[str, object]:
@@ -148,7 +176,11 @@ def _row(entry: Entry) -> dict[str, object]:
 def remove_command(
     ctx: click.Context, prefixes: tuple[str, ...], collection: str | None, yes: bool, dry_run: bool
 ) -> None:
-    """Remove documents whose key or URL starts with a prefix, or a whole collection."""
+    """Remove documents by key or URL prefix, or a whole collection.
+
+    A document goes when its key or URL starts with one of the prefixes; with
+    --collection alone, the whole collection goes (after a question).
+    """
     settings = settings_from(ctx)
     if not prefixes and not collection:
         raise click.UsageError("give a key or URL prefix, or --collection NAME")

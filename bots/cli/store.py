@@ -26,7 +26,7 @@ def store_group() -> None:
 @click.pass_context
 @friendly
 def migrate_command(ctx: click.Context, source: str, target: str, batch_size: int) -> None:
-    """Copy every chunk, with its stored vector, from one store kind to another.
+    """Copy every chunk and its vector to another store kind.
 
     Both sides come from the same settings (CITEBOT_STORE__*); only the kind
     differs. Afterwards set CITEBOT_STORE__KIND to the new kind.

@@ -34,7 +34,8 @@ import pytest
 
 pytestmark = pytest.mark.benchmark
 
-AFTER = Path(__file__).resolve().parents[2]
+#: the tree measured as "after": this checkout, or a frozen copy of it (``BENCH_CLI_AFTER``)
+AFTER = Path(os.environ.get("BENCH_CLI_AFTER") or Path(__file__).resolve().parents[2])
 BEFORE = Path(os.environ["BENCH_CLI_BEFORE"]) if os.environ.get("BENCH_CLI_BEFORE") else None
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
 QUESTION = "How do I rotate an API key?"

@@ -256,3 +256,58 @@ def test_discord_preview_is_the_message_and_its_sources_embed(kb: dict[str, str]
     assert "https://docs.example.com/guide/install.md#rotating-api-keys" in message["content"]
     (embed,) = message["embeds"]
     assert "Sources" in json.dumps(embed)
+
+
+def test_sources_list_is_an_aligned_table_with_a_header(kb: dict[str, str]) -> None:
+    result = CliRunner().invoke(cli, ["sources", "list"], env=kb)
+    assert result.exit_code == 0, result.output
+    header, *rows = result.stdout.splitlines()
+    assert header.split() == ["COLLECTION", "KEY", "CHUNKS", "UPDATED", "URL"]
+    assert [r.split()[1].rsplit("/", 1)[-1] for r in rows] == ["backups.md", "install.md"]
+    starts = {line.index("https://") for line in rows}
+    assert starts == {header.index("URL")}, "every URL starts in the URL column"
+
+
+def test_sources_sort_naturally() -> None:
+    from bots.cli.sources import natural
+
+    names = ["page10.md", "Page2.md", "page1.md", "appendix.md"]
+    assert sorted(names, key=natural) == ["appendix.md", "page1.md", "Page2.md", "page10.md"]
+
+
+def test_an_http_manifest_without_a_url_is_refused_when_nobody_can_answer() -> None:
+    result = CliRunner().invoke(cli, ["slack", "manifest", "--http"])
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert "--url" in line and "slack.public_url" in line
+    assert "example.com" not in result.output, "no invented URL"
+
+
+def test_an_http_manifest_asks_for_the_url_on_a_terminal() -> None:
+    from tests.bots.test_chat_terminal import Terminal
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CITEBOT_")}
+    argv = [sys.executable, "-c", "from bots.cli import main; main()", "slack", "manifest"]
+    term = Terminal([*argv, "--http", "--json"], env)
+    try:
+        term.expect("public HTTPS URL")
+        term.send("https://bot.example.org\r")
+        shown = term.expect("socket_mode_enabled")
+        assert "https://bot.example.org/slack/events" in shown
+        assert term.wait() == 0
+    finally:
+        term.kill()
+
+
+def test_the_manifest_covers_group_dms_only_when_dms_are_on() -> None:
+    def scopes(env: dict[str, str]) -> set[str]:
+        result = CliRunner().invoke(cli, ["slack", "manifest", "--socket", "--json"], env=env)
+        assert result.exit_code == 0, result.output
+        manifest = json.loads(result.stdout)
+        events = manifest["settings"]["event_subscriptions"]["bot_events"]
+        return set(manifest["oauth_config"]["scopes"]["bot"]) | set(events)
+
+    with_dms = scopes({})
+    assert {"mpim:history", "message.mpim", "im:history", "message.im"} <= with_dms
+    without = scopes({"CITEBOT_SLACK__ALLOW_DMS": "false"})
+    assert not {"mpim:history", "message.mpim", "im:history", "message.im"} & without

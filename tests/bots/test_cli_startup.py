@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import click
+
 HEAVY = ("pydantic", "pydantic_settings", "llama_index", "lancedb", "onnxruntime", "citations")
 
 #: Runs every ``--help`` in one fresh interpreter and reports the first one that imported
@@ -55,3 +57,18 @@ def test_no_help_imports_anything_heavy() -> None:
     report = json.loads(result.stdout.rsplit("REPORT=", 1)[1])
     assert report["culprit"] is None, "citebot {} imported {}".format(*report["culprit"])
     assert report["helps"] >= 15, "every command and group was asked for its help"
+
+
+def test_no_command_summary_is_cut_mid_sentence() -> None:
+    from click.testing import CliRunner
+
+    from bots.cli import cli
+    from bots.cli import commands as _commands  # noqa: F401  (registers every command)
+
+    groups = [[]] + [[name] for name, c in cli.commands.items() if isinstance(c, click.Group)]
+    for path in groups:
+        result = CliRunner().invoke(cli, [*path, "--help"], terminal_width=80)
+        assert result.exit_code == 0, result.output
+        listed = result.output.partition("Commands:")[2].splitlines()
+        cut = [line for line in listed if line.rstrip().endswith("...")]
+        assert cut == [], f"citebot {' '.join(path)} --help cuts: {cut}"

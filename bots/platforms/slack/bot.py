@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiohttp
 from slack_bolt.async_app import AsyncApp
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
@@ -83,6 +84,21 @@ def web_client(runtime: Runtime) -> AsyncWebClient:
 BOLT_LOGGER = "citebot.slack.bolt"
 
 
+def _bolt_logger() -> logging.Logger:
+    logger = logging.getLogger(BOLT_LOGGER)
+    if not any(isinstance(f, _OwnClient) for f in logger.filters):
+        logger.addFilter(_OwnClient())
+    return logger
+
+
+class _OwnClient(logging.Filter):
+    """Bolt warns that SLACK_BOT_TOKEN "will be unused" next to a client: ours is built
+    from that same token, so the warning only alarms the operator."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+
+
 class SlackBot:
     def __init__(
         self,
@@ -112,7 +128,7 @@ class SlackBot:
             # Bolt copies a level onto the logger named after the app on every request;
             # naming it "citebot" would freeze the whole citebot logger tree at that level
             name=BOLT_LOGGER,
-            logger=logging.getLogger(BOLT_LOGGER),
+            logger=_bolt_logger(),
         )
         self._busy = 0
         self._idle = asyncio.Event()

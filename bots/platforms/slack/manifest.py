@@ -8,30 +8,40 @@ from bots.settings.sections import SlackSettings
 
 from .server import EVENTS_PATH
 
-BOT_SCOPES = (
+CHANNEL_SCOPES = (
     "app_mentions:read",  # app_mention
     "channels:history",  # message.channels: follow-ups in public threads, thread history
     "groups:history",  # message.groups: the same in private channels
-    "im:history",  # message.im: DMs
     "chat:write",  # answers, streams, assistant.threads.setStatus
     "commands",  # the slash command
 )
-BOT_EVENTS = ("app_mention", "message.channels", "message.groups", "message.im")
+DM_SCOPES = (
+    "im:history",  # message.im: DMs
+    "mpim:history",  # message.mpim: follow-ups and thread history in group DMs
+)
+CHANNEL_EVENTS = ("app_mention", "message.channels", "message.groups")
+DM_EVENTS = ("message.im", "message.mpim")
+BOT_EVENTS = CHANNEL_EVENTS + DM_EVENTS
 
-PLACEHOLDER_URL = "https://citebot.example.com"
+
+class MissingURL(ValueError):
+    """An HTTP-mode manifest needs the public URL Slack will send events to."""
 
 
 def build_manifest(settings: SlackSettings, *, public_url: str | None = None) -> dict[str, Any]:
     http = settings.mode == "http"
-    base = (public_url or settings.public_url or PLACEHOLDER_URL).rstrip("/")
+    base = (public_url or settings.public_url or "").rstrip("/")
+    if http and not base:
+        raise MissingURL("an HTTP-mode manifest needs the public HTTPS URL Slack reaches")
     request_url = base + EVENTS_PATH
+    dms = settings.allow_dms
     command: dict[str, Any] = {
         "command": settings.slash_command,
         "description": "Ask a question; the answer cites its sources",
         "usage_hint": "your question (or: help)",
         "should_escape": False,
     }
-    events: dict[str, Any] = {"bot_events": list(BOT_EVENTS)}
+    events: dict[str, Any] = {"bot_events": list(CHANNEL_EVENTS + (DM_EVENTS if dms else ()))}
     interactivity: dict[str, Any] = {"is_enabled": True}
     if http:
         command["url"] = request_url
@@ -46,13 +56,13 @@ def build_manifest(settings: SlackSettings, *, public_url: str | None = None) ->
         "features": {
             "app_home": {
                 "home_tab_enabled": False,
-                "messages_tab_enabled": True,
+                "messages_tab_enabled": dms,
                 "messages_tab_read_only_enabled": False,
             },
             "bot_user": {"display_name": settings.app_name, "always_online": True},
             "slash_commands": [command],
         },
-        "oauth_config": {"scopes": {"bot": list(BOT_SCOPES)}},
+        "oauth_config": {"scopes": {"bot": list(CHANNEL_SCOPES + (DM_SCOPES if dms else ()))}},
         "settings": {
             "event_subscriptions": events,
             "interactivity": interactivity,
