@@ -5,9 +5,7 @@ fake Tavily, over a knowledge base ingested with ``citebot ingest``."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+import logging
 from pathlib import Path
 
 import pytest
@@ -119,20 +117,23 @@ def test_a_rejected_request_prints_no_traceback_below_debug(
     env: dict[str, str], fake_openai: FakeOpenAI
 ) -> None:
     # tools mode on a vLLM started without --enable-auto-tool-choice: every structured call
-    # is a 400. A real process, so that the CLI's own logging set-up is what prints.
+    # is a 400. pytest's own log handlers are set aside so that the CLI's logging set-up
+    # (-v: INFO) is what prints, as in a terminal.
     fake_openai.when("Task: answer with citations", "Click Rotate in Settings › API keys [1].")
-    variables = {**os.environ, **env, "CITEBOT_LLM__STRUCTURED": "tools"}
-    command = [sys.executable, "-c", "from bots.cli import main; main()"]
-    result = subprocess.run(
-        [*command, "-v", "ask", "How do I rotate an API key?"],
-        env=variables,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    output = result.stdout + result.stderr
+    variables = {**env, "CITEBOT_LLM__STRUCTURED": "tools"}
+    root = logging.getLogger()
+    saved, level = root.handlers[:], root.level
+    root.handlers.clear()
+    try:
+        result = CliRunner().invoke(
+            cli, ["-v", "ask", "How do I rotate an API key?"], env=variables
+        )
+    finally:
+        root.handlers[:] = saved
+        root.setLevel(level)
+    output = result.output
 
-    assert result.returncode == 0, output
+    assert result.exit_code == 0, output
     assert any(r.rejected for r in fake_openai.requests)
     assert "LLM check failed" in output, "INFO logging is on, and names the failure"
     assert "Traceback" not in output
