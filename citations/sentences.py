@@ -28,10 +28,20 @@ class Boundaries:
 
 
 # A sentence ends at . ! ? or their CJK forms, before whitespace or at a CJK stop;
-# also at a blank line or before a list item or heading.
+# also at a blank line or before a list item or heading. Closing quotes and
+# brackets after the stop belong to the sentence (group "close"), French » too.
+_CLOSERS = re.escape("\"')]}’”»›」』〉》")
 PROSE = Boundaries(
-    re.compile(r"(?<=[.!?…])[\"')\]]*\s+|(?<=[。！？])|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)]|#+)\s)"),
-    re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|Dr|Mr|Mrs|Ms|No|Fig|approx)|\b[A-Z])\.$"),
+    re.compile(
+        rf"(?<=[.!?…])(?P<close>[{_CLOSERS}]*(?:[ \u00a0\u202f][»›])?)\s+|(?<=[。！？])(?P<cjk>[{_CLOSERS}]*)"
+        r"|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)]|#+)\s)"
+    ),
+    re.compile(
+        r"(?:\b(?:e\.g|i\.e|a\.m|p\.m|A\.M|P\.M|etc|vs|cf|al|ca|approx|incl|esp|resp|dept|est"
+        r"|[Ff]ig|[Ff]igs|[Ee]q|[Vv]ol|[Nn]o|[Nn]os|pp|[Cc]h|[Ss]ec|Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St"
+        r"|Mt|Rev|Gen|Col|Lt|Sgt|Capt|Gov|Sen|Rep|Inc|Ltd|Co|Corp|Jan|Feb|Mar|Apr|Jun|Jul|Aug"
+        r"|Sep|Sept|Oct|Nov|Dec)|\b[A-Z])\.$"
+    ),
 )
 
 
@@ -47,10 +57,17 @@ def sentences(text: str, boundaries: Boundaries = PROSE) -> list[Span]:
             and "\n" not in match.group()
         ):
             continue
+        end += len(_closing(match))
         spans.extend(_trimmed(text, start, end))
         start = match.end()
     spans.extend(_trimmed(text, start, len(text)))
     return spans
+
+
+def _closing(match: re.Match[str]) -> str:
+    """The closing quotes and brackets a boundary match kept for its sentence."""
+    groups = match.groupdict()
+    return groups.get("close") or groups.get("cjk") or ""
 
 
 def pack(

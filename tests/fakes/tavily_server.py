@@ -32,6 +32,8 @@ class FakeTavily(ThreadedServer):
         self._rules: list[tuple[str, list[dict[str, Any]]]] = []
         self._default: list[dict[str, Any]] = []
         self._fail: tuple[int, str] | None = None
+        self._fail_times: int | None = None
+        self._retry_after: str | None = None
         self._hang = False
         self._lock = threading.Lock()
 
@@ -45,8 +47,18 @@ class FakeTavily(ThreadedServer):
         self._default = pages
         return self
 
-    def fail_with(self, status: int, message: str = "internal error") -> FakeTavily:
+    def fail_with(
+        self,
+        status: int,
+        message: str = "internal error",
+        *,
+        times: int | None = None,
+        retry_after: str | None = None,
+    ) -> FakeTavily:
+        """Answer ``status`` (every time, or the next ``times`` requests), with ``Retry-After``."""
         self._fail = (status, message)
+        self._fail_times = times
+        self._retry_after = retry_after
         return self
 
     def hang(self, value: bool = True) -> FakeTavily:
@@ -70,7 +82,14 @@ class FakeTavily(ThreadedServer):
         if self._hang:
             await self.stall()
         if self._fail is not None:
-            return _detail(*self._fail)
+            failure = _detail(*self._fail)
+            if self._retry_after is not None:
+                failure.headers["Retry-After"] = self._retry_after
+            if self._fail_times is not None:
+                self._fail_times -= 1
+                if self._fail_times <= 0:
+                    self._fail = None
+            return failure
         query = str(body.get("query") or "")
         if not query:
             return _detail(400, "Query is missing.")

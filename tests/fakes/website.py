@@ -59,6 +59,8 @@ class Website:
         self.redirects: dict[str, str] = {}
         self.gone: set[str] = set()
         self.slow: set[str] = set()
+        #: path -> (status, Retry-After) answers to give, in order, before the page itself
+        self.failures: dict[str, list[tuple[int, str | None]]] = {}
         self.robots = robots
         self.hits: list[Hit] = []
         self._release = asyncio.Event()
@@ -116,6 +118,10 @@ class Website:
             return self._xml(self._index())
         if path == "/sitemap-pages.xml":
             return self._xml(self._urlset())
+        if self.failures.get(path):
+            status, after = self.failures[path].pop(0)
+            headers = {"Retry-After": after} if after is not None else {}
+            return web.Response(status=status, text="not now", headers=headers)
         if path in self.slow:
             await self._release.wait()
             return web.Response(text="too late", content_type="text/html")

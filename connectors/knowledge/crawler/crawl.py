@@ -1,6 +1,7 @@
 """The crawler: start URLs or sitemaps in, new and changed ``Document``s out.
 
-It is polite (robots.txt, a gap between requests to one host, a page cap),
+It is polite (robots.txt per RFC 9309 and its Sitemap lines, a gap between
+requests to one host, 429 and 5xx retried after the site's Retry-After, a page cap),
 stays on the start sites, and is incremental: it sends the validators the
 last crawl saw (ETag, Last-Modified), treats a 304 or an identical text hash
 as unchanged, and reports pages that are gone (404/410, dropped from the
@@ -18,6 +19,7 @@ import httpx
 
 from connectors.knowledge.documents import Document, Section, full_text
 from connectors.knowledge.settings import CrawlSettings
+from connectors.retry import RETRY_STATUSES, Backoff, retry_after
 
 from .pages import page_links
 from .robots import RobotsCache, Unreachable
@@ -35,6 +37,8 @@ _HTML = ("text/html", "application/xhtml+xml")
 _PDF = ("application/pdf",)
 _XML = ("application/xml", "text/xml")
 _MAX_REDIRECTS = 5
+#: a crawl can wait for a busy site, but not for one that asks for minutes
+_BACKOFF = Backoff(attempts=3, base=0.5, longest=10.0)
 
 
 @dataclass(slots=True)
@@ -131,6 +135,8 @@ class Crawler:
             self._robots = RobotsCache(client, self.settings.user_agent)
             for url in starts:
                 self._enqueue(url, 0, self.settings.follow_links)
+            if self.settings.follow_links:
+                await self._robots_sitemaps(starts)
             workers = [asyncio.create_task(self._work()) for _ in range(self.settings.concurrency)]
             try:
                 await self._queue.join()
@@ -139,6 +145,14 @@ class Crawler:
                     worker.cancel()
                 await asyncio.gather(*workers, return_exceptions=True)
         return self._finish()
+
+    async def _robots_sitemaps(self, starts: Sequence[str]) -> None:
+        """Read the sitemaps a start site lists in its robots.txt, as if they were given."""
+        for site in dict.fromkeys(origin(u) for u in starts):
+            for listed in await self._robots.sitemaps(site):
+                target = normalize(listed, site)
+                if target:
+                    self._enqueue(target, 0, False)
 
     def _enqueue(self, url: str, depth: int, follow: bool) -> None:
         if url in self._seen or url not in self._bounds:
@@ -268,6 +282,21 @@ class Crawler:
         raise _Skip("too many redirects")
 
     async def _get(self, url: str) -> tuple[int, httpx.Headers, bytes]:
+        """One page, asked again after a 429 or 5xx as long as the site's wait is reasonable."""
+        attempt = 0
+        while True:
+            status, headers, body = await self._get_once(url)
+            if status not in RETRY_STATUSES:
+                return status, headers, body
+            wait = _BACKOFF.wait(attempt, retry_after(headers.get("retry-after")))
+            if wait is None:
+                return status, headers, body
+            log.info("%s answered %s; asking again in %.1f s", url, status, wait)
+            # the site asked for this pause: it is the wait, not a poll
+            await asyncio.sleep(wait)
+            attempt += 1
+
+    async def _get_once(self, url: str) -> tuple[int, httpx.Headers, bytes]:
         headers = {}
         old = self._old.pages.get(url)
         if old is not None and self._holds(url):

@@ -1,12 +1,16 @@
-"""robots.txt, fetched once per origin and cached for the crawl."""
+"""robots.txt, fetched once per origin and cached for the crawl.
+
+Read with protego, which follows RFC 9309 (``*`` and ``$`` patterns, the longest
+match wins, ``Allow`` included) where the standard library's parser does not.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from urllib.robotparser import RobotFileParser
 
 import httpx
+from protego import Protego
 
 log = logging.getLogger("citebot.crawler")
 
@@ -19,10 +23,10 @@ class RobotsCache:
     def __init__(self, client: httpx.AsyncClient, user_agent: str) -> None:
         self._client = client
         self._agent = user_agent
-        self._rules: dict[str, RobotFileParser | Unreachable] = {}
+        self._rules: dict[str, Protego | Unreachable] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
-    async def rules(self, origin: str) -> RobotFileParser:
+    async def rules(self, origin: str) -> Protego:
         lock = self._locks.setdefault(origin, asyncio.Lock())
         async with lock:
             if origin not in self._rules:
@@ -33,7 +37,7 @@ class RobotsCache:
         return found
 
     async def allowed(self, url: str, origin: str) -> bool:
-        return (await self.rules(origin)).can_fetch(self._agent, url)
+        return bool((await self.rules(origin)).can_fetch(url, self._agent))
 
     async def delay(self, origin: str) -> float:
         try:
@@ -42,8 +46,14 @@ class RobotsCache:
             return 0.0
         return float(value) if value else 0.0
 
-    async def _fetch(self, origin: str) -> RobotFileParser | Unreachable:
-        parser = RobotFileParser(origin + "/robots.txt")
+    async def sitemaps(self, origin: str) -> list[str]:
+        """The ``Sitemap:`` lines of the origin's robots.txt (none if it is unreachable)."""
+        try:
+            return list((await self.rules(origin)).sitemaps)
+        except Unreachable:
+            return []
+
+    async def _fetch(self, origin: str) -> Protego | Unreachable:
         try:
             response = await self._client.get(origin + "/robots.txt", follow_redirects=True)
         except httpx.HTTPError as exc:
@@ -52,5 +62,4 @@ class RobotsCache:
         if response.status_code >= 500:
             return Unreachable(f"robots.txt answered {response.status_code}")
         # RFC 9309: a 4xx robots.txt means no restrictions
-        parser.parse(response.text.splitlines() if response.status_code < 400 else [])
-        return parser
+        return Protego.parse(response.text if response.status_code < 400 else "")

@@ -3,26 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urldefrag, urljoin, urlsplit, urlunsplit
+from urllib.parse import urldefrag, urljoin, urlsplit
 
-_DEFAULT_PORTS = {"http": 80, "https": 443}
+from citations.urls import canonical_url
 
 
 def normalize(url: str, base: str | None = None) -> str | None:
-    """The canonical form of an http(s) URL without its fragment, or None for anything else."""
+    """The canonical form of an http(s) URL without its fragment, or None for anything else.
+
+    The same canonical form the footnotes use (``citations.canonical_url``), so a
+    page crawled under one spelling is one footnote under any other; only the
+    trailing slash is kept, because a server may answer ``/docs`` and ``/docs/``
+    differently and relative links resolve against it.
+    """
     raw = urljoin(base, url.strip()) if base else url.strip()
     raw, _ = urldefrag(raw)
     parts = urlsplit(raw)
-    scheme = parts.scheme.lower()
-    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return None
-    host = parts.hostname.lower()
     try:
-        port = parts.port
+        parts.port  # noqa: B018 - a malformed port raises here
     except ValueError:
         return None
-    netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
-    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
+    return canonical_url(raw, merge_fragments=True, keep_slash=True)
 
 
 def origin(url: str) -> str:
