@@ -22,8 +22,8 @@ from llama_index.core.prompts import PromptTemplate
 from pydantic import BaseModel, Field, ValidationError
 
 from citations.sentences import sentences
+from pipeline.errors import one_line
 from pipeline.ports import Embedder, Grader
-from pipeline.text import describe
 
 log = logging.getLogger("citebot.pipeline.graders")
 
@@ -186,7 +186,10 @@ class LLMGrader:
             except (OutputParserException, ValidationError, ValueError, TypeError) as exc:
                 # transport errors propagate: the pipeline treats those as "LLM down"
                 self.malformed += 1
-                log.warning("malformed grader reply, using the fallback grader: %s", describe(exc))
+                log.warning(
+                    "malformed grader reply, using the fallback grader: %s",
+                    one_line(exc, named=True),
+                )
                 return None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from pipeline.text import describe
+from pipeline.errors import one_line
 
 # The request's own shape was refused; the next, differently shaped request may pass.
 REJECTED_STATUSES = frozenset({400, 413, 422})
@@ -56,8 +56,8 @@ def classify(exc: BaseException, *, seconds: float, answered: bool = False) -> L
     if status in REJECTED_STATUSES:
         return LLMFailed(f"the model rejected the request ({status})", down=False)
     if answered:
-        return LLMFailed(f"the model failed ({describe(exc)})", down=True)
-    return LLMFailed(f"the language model is unavailable ({describe(exc)})", down=True)
+        return LLMFailed(f"the model failed ({one_line(exc, named=True)})", down=True)
+    return LLMFailed(f"the language model is unavailable ({one_line(exc, named=True)})", down=True)
 
 
 def stage_note(stage: str, reason: str) -> str:

@@ -10,20 +10,18 @@ from llama_index.core.llms import LLM
 
 from citations.model import CitedAnswer, Segment
 from pipeline.config import PipelineSettings
-from pipeline.events import AnswerDelta, Done, Progress, Route, Status
+from pipeline.errors import SORRY, one_line
+from pipeline.events import AnswerDelta, Done, Outcome, Progress, Reason, Route, Status
 from pipeline.extractive import NOT_FOUND
 from pipeline.graders import CachedEmbedder, EmbeddingGrader, default_graders, select_grader
 from pipeline.llm_failures import traceback_if_debug
 from pipeline.ports import Embedder, Grader, Retriever, WebSearch
 from pipeline.question import Question
 from pipeline.run_state import RunState
-from pipeline.text import describe
 from pipeline.workflow import CitebotWorkflow, extractive_answer, kept_sources, numbered
 from pipeline.workflow_events import AskEvent, DeltaEvent, StatusEvent
 
 log = logging.getLogger("citebot.pipeline")
-
-SORRY = "Sorry, something went wrong while answering"
 
 
 class Pipeline:
@@ -95,7 +93,7 @@ class Pipeline:
             log.error(
                 "pipeline run failed for question %s: %s",
                 question.id,
-                describe(exc),
+                one_line(exc, named=True),
                 exc_info=traceback_if_debug(log, exc),
             )
             done = await self._fallback(question, run, exc)
@@ -115,7 +113,7 @@ class Pipeline:
 
     async def _fallback(self, question: Question, run: RunState, exc: BaseException) -> Done:
         """What the knowledge base alone supports, after the workflow itself failed."""
-        cause = f"{type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
+        cause = Reason(type(exc).__name__, one_line(exc, 160))
         # the tokens spent before the failure still count
         run.trace("fallback", "the workflow failed; knowledge base only", **run.usage.data())
         trace = (*run.tracer.freeze(),)
@@ -133,7 +131,7 @@ class Pipeline:
             log.error(
                 "the knowledge-base-only fallback failed too for question %s: %s",
                 question.id,
-                describe(exc),
+                one_line(exc, named=True),
                 exc_info=traceback_if_debug(log, exc),
             )
             extracted = None
@@ -141,15 +139,22 @@ class Pipeline:
             answer = replace(
                 extracted.answer,
                 segments=(
-                    Segment(f"{SORRY}; here is what the knowledge base says.\n\n"),
+                    Segment(f"{SORRY} Here is what the knowledge base says.\n\n"),
                     *extracted.answer.segments,
                 ),
             )
             route = Route.KNOWLEDGE_BASE
         else:
-            answer = CitedAnswer.empty(f"{SORRY}. {NOT_FOUND}")
+            answer = CitedAnswer.empty(f"{SORRY} {NOT_FOUND}")
             route = Route.NO_ANSWER
-        return Done(answer=answer, route=route, trace=trace, question=question.text, error=cause)
+        return Done(
+            answer=answer,
+            route=route,
+            trace=trace,
+            question=question.text,
+            outcome=Outcome.FAILED,
+            reason=cause,
+        )
 
 
 def _run_timeout(settings: PipelineSettings) -> float:

@@ -1,4 +1,4 @@
-"""Knowledge strips, prose and failures: the small text cuts the pipeline needs."""
+"""Knowledge strips and prose: the small text cuts the pipeline needs."""
 
 from __future__ import annotations
 
@@ -23,15 +23,3 @@ def is_prose(sentence: str) -> bool:
         return False
     letters = sum(ch.isalpha() for ch in sentence)
     return letters >= len(sentence) * 0.5
-
-
-def describe(exc: BaseException) -> str:
-    """A short, log- and user-safe description of a failure."""
-    status = getattr(exc, "status_code", None)
-    name = type(exc).__name__
-    message = " ".join(str(exc).split())
-    if len(message) > 160:
-        message = message[:159] + "…"
-    if status is not None:
-        return f"{name} {status}"
-    return f"{name}: {message}" if message else name

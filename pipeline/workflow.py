@@ -36,6 +36,7 @@ from citations.refusal import is_refusal
 from citations.stream import CitationStream
 from pipeline import prompts
 from pipeline.config import PipelineSettings
+from pipeline.errors import one_line
 from pipeline.events import Done, Route
 from pipeline.extractive import NOT_FOUND_ANYWHERE, Pick, extract
 from pipeline.graders import EmbeddingGrader, LLMGrader
@@ -43,7 +44,7 @@ from pipeline.llm_failures import LLMFailed, classify, stage_note, traceback_if_
 from pipeline.ports import Grader, Hit, Retriever, WebSearch
 from pipeline.quotes import check_quotes
 from pipeline.run_state import RunState, Verdict
-from pipeline.text import describe, strips
+from pipeline.text import strips
 from pipeline.trace import Clock
 from pipeline.usage import collecting
 from pipeline.workflow_events import (
@@ -259,11 +260,11 @@ class CitebotWorkflow(Workflow):
             log.error(
                 "knowledge base search failed for question %s: %s",
                 run.question.id,
-                describe(exc),
+                one_line(exc, named=True),
                 exc_info=traceback_if_debug(log, exc),
             )
-            run.note(f"The knowledge base could not be searched ({describe(exc)}).")
-            run.trace("retrieve", "search failed", ms=clock.ms, error=describe(exc))
+            run.note(f"The knowledge base could not be searched ({one_line(exc, named=True)}).")
+            run.trace("retrieve", "search failed", ms=clock.ms, error=one_line(exc, named=True))
             hits = []
         else:
             run.trace(
@@ -303,14 +304,14 @@ class CitebotWorkflow(Workflow):
                 log.error(
                     "grading failed for question %s: %s",
                     run.question.id,
-                    describe(exc),
+                    one_line(exc, named=True),
                     exc_info=traceback_if_debug(log, exc),
                 )
                 run.trace(
                     "grade",
                     "grading failed; nothing counts as relevant",
                     ms=clock.ms,
-                    error=describe(exc),
+                    error=one_line(exc, named=True),
                 )
                 return GradedEvent(query=ev.query, hits=ev.hits, grades=[0.0] * len(texts), run=run)
             if isinstance(grader, LLMGrader):
@@ -322,7 +323,7 @@ class CitebotWorkflow(Workflow):
                 reason = (
                     f"it did not answer within {self.settings.grade_timeout:g} s"
                     if isinstance(exc, TimeoutError)
-                    else describe(exc)
+                    else one_line(exc, named=True)
                 )
                 log.error(
                     "grader %r failed for question %s: %s",
@@ -415,7 +416,7 @@ class CitebotWorkflow(Workflow):
             reason = (
                 f"no reply within {self.settings.web_timeout:g} s"
                 if isinstance(exc, TimeoutError)
-                else describe(exc)
+                else one_line(exc, named=True)
             )
             log.warning(
                 "web search failed for question %s: %s",
@@ -599,9 +600,17 @@ class CitebotWorkflow(Workflow):
             )
         except (OutputParserException, ValidationError, ValueError, TypeError) as exc:
             log.warning(
-                "malformed answer check for question %s: %s", run.question.id, describe(exc)
+                "malformed answer check for question %s: %s",
+                run.question.id,
+                one_line(exc, named=True),
             )
-            run.trace("check", "malformed check reply", ms=clock.ms, error=describe(exc), **data)
+            run.trace(
+                "check",
+                "malformed check reply",
+                ms=clock.ms,
+                error=one_line(exc, named=True),
+                **data,
+            )
             run.note(stage_note("check", "the model's verdict did not parse"))
             return FinalizeEvent(answer=_warn(answer, "not checked against its sources"), run=run)
         except LLMFailed:

@@ -17,7 +17,7 @@ from connectors.providers.settings import LLMSettings, WebSettings
 from connectors.providers.web_search import build_web_search
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
-from pipeline.events import Route
+from pipeline.events import Outcome, Route
 from pipeline.ports import Embedder
 from pipeline.question import Question
 from tests.pipeline.test_end_to_end import KEYS_URL
@@ -48,7 +48,7 @@ async def test_a_real_llm_answers_from_the_knowledge_base_with_footnotes(
     done = await pipeline.answer(
         Question(text="How long does an old API key keep working after rotation?")
     )
-    assert done.error is None
+    assert done.outcome is Outcome.ANSWERED
     assert done.route is Route.KNOWLEDGE_BASE
     assert KEYS_URL in [ref.url for ref in done.answer.references]
     assert "[1]" in done.answer.text

@@ -10,7 +10,7 @@ from bots.core.runtime import Runtime
 from bots.ops import metrics
 from bots.settings import load_settings
 from connectors.knowledge.store import KnowledgeStore
-from pipeline.events import Decision, Done, Progress
+from pipeline.events import Decision, Done, Outcome, Progress
 from pipeline.ports import Embedder
 from pipeline.question import Place, Question, Trigger
 from pipeline.usage import TokenUsage, usage_of
@@ -74,7 +74,7 @@ async def test_a_run_reports_the_tokens_the_server_counted_and_the_counters_move
 
     done = await ask(runtime, KEYS)
 
-    assert done.error is None and done.answer.references
+    assert done.outcome is Outcome.ANSWERED and done.answer.references
     requests = fake_openai.requests
     streamed = [r for r in requests if r.body.get("stream")]
     assert len(streamed) == 1
@@ -125,7 +125,7 @@ async def test_a_server_that_counts_nothing_reports_no_tokens(
         before = counters()
         done = await ask(runtime, KEYS)
 
-    assert done.error is None and done.answer.references
+    assert done.outcome is Outcome.ANSWERED and done.answer.references
     final = decision(done, "finalize").data
     assert "prompt_tokens" not in final and "completion_tokens" not in final
     after = counters()

@@ -16,7 +16,7 @@ from citations.model import Locator, Origin, Source
 from connectors.errors import ServiceError
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
-from pipeline.events import AnswerDelta, Done, Progress, Route, Status
+from pipeline.events import AnswerDelta, Done, Outcome, Progress, Route, Status
 from pipeline.ports import Embedder, Grader
 from pipeline.question import Question, Trigger, Turn
 from tests.pipeline.calibration import PAIRS
@@ -266,7 +266,7 @@ async def test_llm_timeout_answers_from_the_knowledge_base_with_a_note(embedder:
     assert "Rotate next to the key" in done.answer.text
     assert [r.url for r in done.answer.references] == [ROTATE_URL]
     assert llm.calls("check an answer") == []  # the LLM is not asked again in this run
-    assert done.error is None
+    assert done.outcome is Outcome.ANSWERED
 
 
 async def test_grader_timeout_falls_back_to_the_embedding_grader(embedder: Embedder) -> None:
@@ -378,7 +378,8 @@ async def test_an_unexpected_failure_still_ends_in_done(embedder: Embedder) -> N
 
     pipeline, _ = make(embedder, None, web=Broken())  # type: ignore[arg-type]
     _, done = await collect(pipeline, Question("What is the capital of Peru?"))
-    assert done.error is not None and "AttributeError" in done.error
+    assert done.outcome is Outcome.FAILED and done.reason is not None
+    assert done.reason.code == "AttributeError"
     assert done.answer.text.startswith("Sorry, something went wrong")
     assert done.route is Route.NO_ANSWER
 
