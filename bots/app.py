@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import TYPE_CHECKING
 
 from connectors.factory import open_store
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from pipeline import Pipeline
     from pipeline.ports import Grader
 
-log = logging.getLogger("citebot.wiring")
+log = logging.getLogger("citebot.app")
 
 
 def plugin_graders(settings: Settings, plugins: PluginHost | None) -> dict[str, Grader]:
@@ -67,6 +68,7 @@ def build_runtime(settings: Settings, *, with_plugins: bool = True, eager: bool 
     return Runtime(
         settings,
         answerer=build_answerer(settings, plugins) if eager else None,
+        build_answerer=partial(build_answerer, settings, plugins),
         feedback=FeedbackStore(settings.data_dir / "feedback.sqlite3"),
         dedupe=build_dedupe(settings),
         limiter=build_limiter(settings),

@@ -14,6 +14,22 @@ class Trigger(StrEnum):
     THREAD_FOLLOWUP = "thread_followup"
     DM = "dm"
     CLI = "cli"
+    AUTO_REPLY = "auto_reply"  # a watched channel answered without a mention (not wired yet)
+    ASSISTANT = "assistant"  # a platform's assistant thread (not wired yet)
+
+
+class PlaceKind(StrEnum):
+    """Who can read a place; knowledge scopes depend on it, never on the trigger."""
+
+    CHANNEL = "channel"  # a public channel, or a place with no reader list (the console)
+    PRIVATE = "private"  # a private channel: its members only
+    DM = "dm"  # the asker and the bot
+    GROUP_DM = "group_dm"  # a few people and the bot, outside any channel
+
+    @property
+    def direct(self) -> bool:
+        """A conversation with the bot rather than a channel: ``dm_scope`` applies."""
+        return self in (PlaceKind.DM, PlaceKind.GROUP_DM)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +40,7 @@ class Place:
     workspace: str | None = None
     channel: str | None = None
     thread: str | None = None
+    kind: PlaceKind = PlaceKind.CHANNEL
 
 
 @dataclass(frozen=True, slots=True)

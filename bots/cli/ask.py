@@ -17,6 +17,13 @@ if TYPE_CHECKING:
     from pipeline.question import Question
 
 
+def exit_code(done: Done) -> int:
+    """2 for a question to fix (empty, too long), 1 when answering failed, else 0."""
+    from pipeline.events import Outcome
+
+    return {Outcome.EMPTY: 2, Outcome.TOO_LONG: 2, Outcome.FAILED: 1}.get(done.outcome, 0)
+
+
 def answer_json(done: Done) -> dict[str, Any]:
     return {
         "question": done.question,
@@ -26,7 +33,8 @@ def answer_json(done: Done) -> dict[str, Any]:
             {"number": ref.number, "url": ref.url, "title": ref.title}
             for ref in done.answer.references
         ],
-        **({"error": done.error} if done.error else {}),
+        "outcome": done.outcome.value,
+        **({"reason": str(done.reason)} if done.reason is not None else {}),
         **({"warnings": list(done.answer.warnings)} if done.answer.warnings else {}),
     }
 
@@ -148,5 +156,6 @@ def ask_command(
 
         click.echo("\nTrace:")
         click.echo(format_trace(done.trace))
-    if done.error and done.error in {"empty", "too_long"}:
-        raise SystemExit(2)
+    code = exit_code(done)
+    if code:
+        raise SystemExit(code)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bots.ops import metrics
+from citations.model import CitedAnswer
 
 Vote = Literal["up", "down"]
 
@@ -37,6 +38,14 @@ CREATE TABLE IF NOT EXISTS votes (
     PRIMARY KEY (answer_id, user)
 );
 """
+
+
+def references_of(answer: CitedAnswer) -> list[dict[str, Any]]:
+    """The references a vote is about: the one payload every platform records."""
+    return [
+        {"number": r.number, "url": r.url, "title": r.title, "origin": str(r.origin)}
+        for r in answer.references
+    ]
 
 
 @dataclass(frozen=True, slots=True)

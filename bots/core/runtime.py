@@ -2,50 +2,66 @@
 
 It turns a ``Question`` into a stream of ``Progress`` events and applies the
 rules that are the same on every platform: size limits, knowledge scopes,
-rate limits, plugin hooks. It never raises to an adapter: every failure ends
-in a ``Done`` whose ``error`` says what went wrong in one line.
+rate limits, plugin hooks, feedback. It never raises to an adapter: every
+question ends in a ``Done`` whose ``outcome`` says how, and whose ``reason``
+says why in one line when it did not end in an answer.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol
+from enum import StrEnum
+from typing import TYPE_CHECKING
 
+from bots.core.dedupe import Dedupe
+from bots.core.feedback import references_of
+from bots.core.ports import (
+    Answerer,
+    AnswererFactory,
+    Claims,
+    FeedbackLog,
+    Limiter,
+    PluginHooks,
+    RuleRefusal,
+    Vote,
+)
 from bots.core.queue import ThreadQueue
+from bots.core.scope import scope_for
 from bots.ops import metrics, tracing
 from bots.ops.logging import bind_request_id
-from bots.plugins.refusal import Refusal
 from citations.model import CitedAnswer
 from connectors.errors import ConnectorError
-from pipeline.events import AnswerDelta, Done, Progress, Route, Status
+from pipeline.errors import SORRY, one_line
+from pipeline.events import AnswerDelta, Done, Outcome, Progress, Reason, Route, Status
 from pipeline.question import Place, Question, Trigger
 
 if TYPE_CHECKING:
-    from bots.plugins.commands import ChatCommand
     from bots.settings import Settings
+
+__all__ = ["SORRY", "Answerer", "Runtime", "VoteReceipt", "refusal"]
 
 log = logging.getLogger("citebot.runtime")
 
 
-class Answerer(Protocol):
-    """Anything that streams progress for a question (``pipeline.Pipeline``)."""
-
-    def stream(self, question: Question) -> AsyncIterator[Progress]: ...
-
-
-#: What a user sees when answering failed; adapters add their platform's warning sign.
-SORRY = "Sorry, something went wrong while answering. Please try again later."
-
-
-def refusal(question: Question, text: str, *, error: str | None = None) -> Done:
+def refusal(question: Question, text: str, outcome: Outcome, reason: Reason) -> Done:
     return Done(
         answer=CitedAnswer.empty(text),
         route=Route.NO_ANSWER,
         question=question.text,
-        error=error,
+        outcome=outcome,
+        reason=reason,
     )
+
+
+class VoteReceipt(StrEnum):
+    """What became of a vote; each platform words its reply from this."""
+
+    RECORDED = "recorded"
+    OFF = "off"  # the bot keeps no feedback
+    FAILED = "failed"
 
 
 class Runtime:
@@ -54,15 +70,19 @@ class Runtime:
         settings: Settings,
         *,
         answerer: Answerer | None = None,
-        feedback: Any = None,
-        dedupe: Any = None,
-        limiter: Any = None,
-        plugins: Any = None,
+        build_answerer: AnswererFactory | None = None,
+        feedback: FeedbackLog | None = None,
+        dedupe: Claims | None = None,
+        limiter: Limiter | None = None,
+        plugins: PluginHooks | None = None,
     ) -> None:
+        """``answerer`` is the pipeline; or ``build_answerer`` builds it on the first question."""
         self.settings = settings
         self._answerer = answerer
+        self._build = build_answerer
         self.feedback = feedback
-        self.dedupe = dedupe
+        # one place for claims: every adapter dedupes through the runtime's
+        self.dedupe: Claims = dedupe if dedupe is not None else Dedupe(ttl=settings.ops.dedupe_ttl)
         self.limiter = limiter
         self.plugins = plugins
         self.threads = ThreadQueue()
@@ -70,44 +90,18 @@ class Runtime:
     @property
     def answerer(self) -> Answerer:
         if self._answerer is None:
-            from bots.app import build_answerer
-
-            self._answerer = build_answerer(self.settings, self.plugins)
+            if self._build is None:
+                raise RuntimeError("this runtime was built without an answerer")
+            self._answerer = self._build()
         return self._answerer
 
-    @property
-    def commands(self) -> Sequence[ChatCommand]:
-        return self.plugins.commands() if self.plugins is not None else ()
-
-    def scope_for(self, place: Place, *, dm: bool = False) -> tuple[str, ...] | None:
-        """Collections this place may search; ``None`` means all of them.
-
-        The most specific entry wins: channel, then workspace or guild.
-        """
-        access = self.settings.access
-        if dm:
-            return tuple(access.dm_scope) if access.dm_scope is not None else self._default()
-        keys = []
-        if place.workspace and place.channel:
-            keys.append(f"{place.platform}:{place.workspace}/{place.channel}")
-        if place.channel:
-            keys.append(f"{place.platform}:*/{place.channel}")
-        if place.workspace:
-            keys.append(f"{place.platform}:{place.workspace}")
-        for key in keys:
-            if key in access.scopes:
-                return tuple(access.scopes[key])
-        return self._default()
-
-    def _default(self) -> tuple[str, ...] | None:
-        scope = self.settings.access.default_scope
-        return tuple(scope) if scope is not None else None
+    def scope_for(self, place: Place, trigger: Trigger = Trigger.MENTION) -> tuple[str, ...] | None:
+        """Collections this place may search; ``None`` means all of them."""
+        return scope_for(self.settings.access, place, trigger)
 
     def prepare(self, question: Question) -> Question:
         """Attach the place's knowledge scope; adapters call this, never set scope themselves."""
-        return replace(
-            question, scope=self.scope_for(question.place, dm=question.trigger is Trigger.DM)
-        )
+        return replace(question, scope=self.scope_for(question.place, question.trigger))
 
     def ask(self, question: Question, *, screened: bool = False) -> AsyncIterator[Progress]:
         """Rate limits, one answer at a time per thread, metrics, then :meth:`_ask`.
@@ -150,7 +144,8 @@ class Runtime:
                     done = refusal(
                         question,
                         SORRY,
-                        error="NoAnswer: the pipeline ended without an answer",
+                        Outcome.FAILED,
+                        Reason("NoAnswer", "the pipeline ended without an answer"),
                     )
                     metrics.answered(question, done, since)
                     yield done
@@ -168,7 +163,9 @@ class Runtime:
             return None
         if refused is None:
             return None
-        return refusal(question, refused.message, error=f"rate_limited: {refused.limit}")
+        return refusal(
+            question, refused.message, Outcome.RATE_LIMITED, Reason(refused.limit, by="limiter")
+        )
 
     async def screen(self, question: Question) -> Question | Done:
         """Size limits and the plugins' ``before_question`` rules.
@@ -180,20 +177,28 @@ class Runtime:
         text = question.text.strip()
         limit = self.settings.access.max_question_chars
         if not text:
-            return refusal(question, "Please ask a question: the message was empty.", error="empty")
+            return refusal(
+                question,
+                "Please ask a question: the message was empty.",
+                Outcome.EMPTY,
+                Reason("empty"),
+            )
         if len(text) > limit:
             return refusal(
                 question,
                 f"Sorry, that question is too long ({len(text):,} characters; the limit is {limit:,}). "
                 "Please shorten it.",
-                error="too_long",
+                Outcome.TOO_LONG,
+                Reason("too_long", f"{len(text)} characters, limit {limit}"),
             )
         question = replace(question, text=text)
         checked = await self._before_question(question)
-        if isinstance(checked, Refusal):
-            reason = f"refused by plugin {checked.plugin}: {checked.reason}"
-            return await self._after_answer(question, refusal(question, checked.text, error=reason))
-        return checked
+        if isinstance(checked, Question):
+            return checked
+        refused = refusal(
+            question, checked.text, Outcome.REFUSED, Reason(checked.reason, by=checked.plugin)
+        )
+        return await self._after_answer(question, refused)
 
     async def _ask(self, question: Question, *, screened: bool) -> AsyncIterator[Progress]:
         if not screened:
@@ -212,20 +217,18 @@ class Runtime:
                 log.error("cannot answer question %s: %s", question.id, exc)
             else:
                 log.exception("pipeline failed for question %s", question.id)
-            yield await self._after_answer(
-                question,
-                refusal(
-                    question,
-                    SORRY,
-                    error=f"{type(exc).__name__}: {exc}",
-                ),
+            failed = refusal(
+                question, SORRY, Outcome.FAILED, Reason(type(exc).__name__, one_line(exc))
             )
+            yield await self._after_answer(question, failed)
 
-    async def _before_question(self, question: Question) -> Question | Refusal:
+    async def _before_question(self, question: Question) -> Question | RuleRefusal:
         if self.plugins is None:
             return question
         try:
-            checked: Question | Refusal = await self.plugins.before_question(question, runtime=self)
+            checked: Question | RuleRefusal = await self.plugins.before_question(
+                question, runtime=self
+            )
         except Exception:  # the host isolates plugins; this guards a host that is not ours
             log.exception("before_question hooks failed for question %s", question.id)
             return question
@@ -240,3 +243,39 @@ class Runtime:
             log.exception("after_answer hooks failed for question %s", question.id)
             return done
         return annotated
+
+    # -- feedback: recorded here, once, with one payload, for every platform ----
+
+    async def votable(self, question: Question, done: Done) -> str | None:
+        """Record ``done`` for later votes; the answer id its buttons carry, or ``None``
+        for no buttons (no store, not an answer, or the store failed: the answer still goes out)."""
+        if self.feedback is None or not done.outcome.is_answer:
+            return None
+        try:
+            await asyncio.to_thread(
+                self.feedback.record_answer,
+                question.id,
+                platform=question.place.platform,
+                question=question.text,
+                route=str(done.route),
+                references=references_of(done.answer),
+            )
+        except Exception:
+            log.exception(
+                "could not record answer %s; sending it without feedback buttons", question.id
+            )
+            return None
+        return question.id
+
+    async def vote(self, answer_id: str, *, user: str, vote: Vote, platform: str) -> VoteReceipt:
+        """Store one click; a :class:`VoteReceipt` value says what became of it."""
+        if self.feedback is None:
+            return VoteReceipt.OFF
+        try:
+            await asyncio.to_thread(
+                self.feedback.vote, answer_id, user=user, vote=vote, platform=platform
+            )
+        except Exception:
+            log.exception("could not store a vote on %s", answer_id)
+            return VoteReceipt.FAILED
+        return VoteReceipt.RECORDED

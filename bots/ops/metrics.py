@@ -50,6 +50,12 @@ gc_collector.GCCollector(registry=registry)
 _ANSWER_BUCKETS = (0.25, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 45, 60, 90, 120)
 _FIRST_TOKEN_BUCKETS = (0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 8, 13, 20, 30)
 
+OUTCOMES = Counter(
+    "citebot_outcomes",
+    "Questions by how they ended (answered, no_answer, refused, rate_limited, too_long, empty, failed).",
+    ("platform", "outcome"),
+    registry=registry,
+)
 QUESTIONS = Counter(
     "citebot_questions",
     "Questions answered (or refused), by platform, trigger and route.",
@@ -155,8 +161,10 @@ def answered(question: Question, done: Done, since: float | None = None) -> None
     QUESTIONS.labels(platform, str(question.trigger), str(done.route)).inc()
     if since is not None:
         ANSWER_SECONDS.labels(platform, str(done.route)).observe(time.perf_counter() - since)
-    if done.error:
-        error(error_kind(done.error))
+    OUTCOMES.labels(platform, str(done.outcome)).inc()
+    kind = error_kind(done)
+    if kind is not None:
+        error(kind)
     _count_trace(done.trace)
 
 
@@ -175,10 +183,19 @@ def _count_trace(trace: Iterable[Decision]) -> None:
                 LLM_TOKENS.labels(kind.removesuffix("_tokens")).inc(value)
 
 
-def error_kind(message: str) -> str:
-    """``"TimeoutError: read timed out"`` → ``"TimeoutError"``; keeps label values few."""
-    kind = message.split(":", 1)[0].strip()
-    return kind if kind and len(kind) <= 40 and " " not in kind else "other"
+def error_kind(done: Done) -> str | None:
+    """The error label of a question that did not end in an answer, ``None`` if it did.
+
+    A failure is labelled by its reason's code (an exception's type), anything
+    else by its outcome; codes that do not look like a type name become
+    ``"other"``, so label values stay few.
+    """
+    if done.outcome.is_answer:
+        return None
+    if not done.outcome.is_failure:
+        return str(done.outcome)
+    code = done.reason.code if done.reason is not None else ""
+    return code if code.isidentifier() and len(code) <= 40 else "other"
 
 
 def error(kind: str) -> None:

@@ -116,8 +116,10 @@ async def _spanned(
 def _finish(otel: Tracer, span: Span, done: Done) -> None:
     try:
         span.set_attribute("citebot.route", str(done.route))
-        if done.error:
-            span.set_attribute("citebot.error", error_kind(done.error))
+        span.set_attribute("citebot.outcome", str(done.outcome))
+        kind = error_kind(done)
+        if kind is not None:
+            span.set_attribute("citebot.error", kind)
         _stages(otel, span, done.trace, end=time.time_ns())
     except Exception:  # tracing must never cost an answer
         log.exception("could not record the trace spans")

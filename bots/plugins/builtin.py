@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from bots.plugins.commands import ChatCommand, CommandContext, CommandOption, CommandReply
 from bots.plugins.hookspecs import hookimpl
+from bots.plugins.manager import commands_of
 from citations.model import CitedAnswer
 from citations.render import CitationStyle, render_html, render_markdown, render_text
 from connectors.errors import ConnectorError
@@ -30,7 +31,7 @@ def command_prefix(context: CommandContext) -> str:
 async def show_help(context: CommandContext) -> CommandReply:
     prefix = command_prefix(context)
     lines = ["Commands:"]
-    for command in context.runtime.commands:
+    for command in commands_of(context.runtime.plugins):
         lines.append(f"• `{command.usage(prefix)}`: {command.description}")
     ask = (
         f"{context.runtime.settings.slack.slash_command} <question>"

@@ -17,7 +17,7 @@ import functools
 import importlib
 import inspect
 import logging
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
 from typing import TYPE_CHECKING, Any, Literal
@@ -34,9 +34,10 @@ from pipeline.events import Done
 from pipeline.question import Question
 
 if TYPE_CHECKING:
+    from bots.core.ports import PluginHooks
     from bots.core.runtime import Runtime
 
-__all__ = ["PluginHost", "PluginInfo"]
+__all__ = ["PluginHost", "PluginInfo", "commands_of"]
 
 log = logging.getLogger("citebot.plugins")
 
@@ -454,6 +455,11 @@ def _own_distribution() -> str | None:
         return f"citebot {version('citebot')}"
     except PackageNotFoundError:  # running from a source tree
         return None
+
+
+def commands_of(plugins: PluginHooks | None) -> Sequence[ChatCommand]:
+    """The chat commands of a runtime's plugin host (none without one)."""
+    return plugins.commands() if isinstance(plugins, PluginHost) else ()
 
 
 def _one_line(exc: BaseException) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
+from bots.app import build_runtime
 from bots.core.runtime import Runtime
 from bots.settings import load_settings
 from connectors.knowledge.documents import Document, Section
@@ -158,14 +159,14 @@ async def test_a_full_answer_in_a_narrow_channel_cites_nothing_from_outside(
     settings = load_settings(
         data_dir=str(data_dir), access={"scopes": SCOPES}, web={"enabled": False}
     )
-    rt = Runtime(settings)
+    rt = build_runtime(settings, with_plugins=False)
     narrow = rt.prepare(
         Question(QUESTION, place=Place("slack", "T1", "C2"), trigger=Trigger.MENTION)
     )
     wide = rt.prepare(Question(QUESTION, place=Place("slack", "T1", "C3"), trigger=Trigger.MENTION))
     done_narrow = await final(rt, narrow)
     done_wide = await final(rt, wide)
-    assert done_narrow.error is None and done_wide.error is None
+    assert done_narrow.outcome.is_answer and done_wide.outcome.is_answer
     assert "7741" in done_wide.answer.text  # the wide channel does get the secret
     assert "7741" not in done_narrow.answer.text
     assert all("secret.example.com" not in r.url for r in done_narrow.answer.references)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from bots.ops import metrics
 from citations.model import CitedAnswer
-from pipeline.events import Decision, Done, Route
+from pipeline.events import Decision, Done, Outcome, Reason, Route
 from pipeline.question import Place, Question, Trigger
 
 
@@ -56,14 +56,30 @@ def test_errors_are_counted_by_kind_with_bounded_labels() -> None:
     before = sample("citebot_errors_total", kind="TimeoutError")
     other = sample("citebot_errors_total", kind="other")
     metrics.answered(
-        q, Done(CitedAnswer.empty("x"), Route.NO_ANSWER, error="TimeoutError: read timed out")
+        q,
+        Done(
+            CitedAnswer.empty("x"),
+            Route.NO_ANSWER,
+            outcome=Outcome.FAILED,
+            reason=Reason("TimeoutError", "read timed out"),
+        ),
     )
     metrics.answered(
-        q, Done(CitedAnswer.empty("x"), Route.NO_ANSWER, error="something odd happened here")
+        q,
+        Done(
+            CitedAnswer.empty("x"),
+            Route.NO_ANSWER,
+            outcome=Outcome.FAILED,
+            reason=Reason("something odd happened here"),
+        ),
     )
     assert sample("citebot_errors_total", kind="TimeoutError") == before + 1
     assert sample("citebot_errors_total", kind="other") == other + 1
-    assert metrics.error_kind("rate_limited: user") == "rate_limited"
+    limited = Done(
+        CitedAnswer.empty("x"), Route.NO_ANSWER, outcome=Outcome.RATE_LIMITED, reason=Reason("user")
+    )
+    assert metrics.error_kind(limited) == "rate_limited"
+    assert metrics.error_kind(Done(CitedAnswer.empty("x"), Route.NO_ANSWER)) is None
 
 
 def test_small_recorders_and_text_format() -> None:

@@ -12,7 +12,7 @@ from bots.ops import metrics
 from bots.ops.logging import request_id
 from bots.settings import load_settings
 from citations.model import CitedAnswer
-from pipeline.events import AnswerDelta, Done, Progress, Route, Status
+from pipeline.events import AnswerDelta, Done, Outcome, Progress, Reason, Route, Status
 from pipeline.question import Place, Question, Trigger
 
 
@@ -69,9 +69,10 @@ async def test_rate_limited_question_gets_the_polite_refusal_and_never_reaches_t
     settings = load_settings(limits={"user_burst": 1, "user_per_minute": 1})
     answerer = ScriptedAnswerer()
     runtime = Runtime(settings, answerer=answerer, limiter=MemoryLimiter(settings.limits))
-    assert final(await collect(runtime, question("one"))).error is None
+    assert final(await collect(runtime, question("one"))).outcome is Outcome.ANSWERED
     done = final(await collect(runtime, question("two")))
-    assert done.error == "rate_limited: user"
+    assert done.outcome is Outcome.RATE_LIMITED
+    assert done.reason == Reason("user", by="limiter")
     assert done.route is Route.NO_ANSWER
     assert "Please wait 60 seconds" in done.answer.text
     assert answerer.started == ["one"]
@@ -149,9 +150,10 @@ async def test_ask_never_raises_when_the_limiter_or_pipeline_misbehaves() -> Non
             yield Status("thinking", "generate")
 
     runtime = Runtime(load_settings(), answerer=ScriptedAnswerer(), limiter=BrokenLimiter())
-    assert final(await collect(runtime, question("still answered"))).error is None
+    assert final(await collect(runtime, question("still answered"))).outcome.is_answer
 
     runtime = Runtime(load_settings(), answerer=Silent())
     done = final(await collect(runtime, question("nothing comes back")))
-    assert done.error is not None and "without an answer" in done.error
+    assert done.outcome is Outcome.FAILED and done.reason is not None
+    assert done.reason.code == "NoAnswer" and "without an answer" in done.reason.detail
     assert "something went wrong" in done.answer.text

@@ -22,7 +22,7 @@ from bots.ops import metrics
 from bots.ops.tracing import QUESTION_SPAN
 from bots.settings import load_settings
 from citations.model import CitedAnswer
-from pipeline.events import AnswerDelta, Decision, Done, Progress, Route, Status
+from pipeline.events import AnswerDelta, Decision, Done, Outcome, Progress, Route, Status
 from pipeline.question import Place, Question, Trigger
 from pipeline.trace import Tracer
 
@@ -115,6 +115,7 @@ async def test_a_question_is_a_span_with_a_child_span_per_stage(
         "citebot.trigger": "dm",
         "citebot.request_id": question.id,
         "citebot.route": "knowledge_base",
+        "citebot.outcome": "answered",
     }
     stages = sorted((s for s in finished if s.parent is not None), key=lambda s: s.start_time or 0)
     assert [s.name for s in stages] == [f"citebot.{d.stage}" for d in TRACE]
@@ -172,7 +173,7 @@ async def test_errors_are_recorded_by_kind_and_abandoned_questions_still_end(
     platform = "tracing-abandon"
     runtime = Runtime(load_settings(ops={"otel": True}), answerer=Answerer(trace=()))
     empty = [e async for e in runtime.ask(dm("   ", platform=platform))]
-    assert isinstance(empty[-1], Done) and empty[-1].error == "empty"
+    assert isinstance(empty[-1], Done) and empty[-1].outcome is Outcome.EMPTY
     (refused,) = spans.get_finished_spans()
     assert refused.attributes is not None and refused.attributes["citebot.error"] == "empty"
     spans.clear()

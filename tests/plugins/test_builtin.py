@@ -9,6 +9,7 @@ from typing import Any
 from bots.core.feedback import FeedbackStore
 from bots.core.runtime import Runtime
 from bots.plugins.commands import CommandContext, CommandReply, find, invoke, parse_options
+from bots.plugins.manager import commands_of
 from connectors.knowledge.store.manifest import Entry, Manifest
 from pipeline.question import Place
 
@@ -19,7 +20,7 @@ DISCORD = Place("discord", "G1", "C1")
 async def run(
     runtime: Runtime, name: str, place: Place = SLACK, text: str = "", **options: Any
 ) -> CommandReply:
-    command = find(runtime.commands, name)
+    command = find(commands_of(runtime.plugins), name)
     assert command is not None, name
     values = parse_options(command, text) if text else options
     scope = runtime.scope_for(place)

@@ -10,8 +10,8 @@ import pytest
 
 from bots.core.runtime import Runtime
 from bots.plugins import Refusal, hookimpl
-from bots.plugins.manager import PluginHost
-from pipeline.events import Done, Route
+from bots.plugins.manager import PluginHost, commands_of
+from pipeline.events import Done, Outcome, Reason, Route
 from pipeline.question import Place, Question, Trigger
 
 from .conftest import ScriptedAnswerer, final
@@ -40,7 +40,8 @@ async def test_example_rule_refuses_a_pasted_token(
     assert len(events) == 1
     assert done.route is Route.NO_ANSWER
     assert "contains a secret token" in done.answer.text
-    assert done.error == "refused by plugin example: credential"
+    assert done.outcome is Outcome.REFUSED
+    assert done.reason == Reason("credential", by="example")
 
 
 async def test_the_size_check_runs_before_plugins(
@@ -48,7 +49,7 @@ async def test_the_size_check_runs_before_plugins(
 ) -> None:
     long = "xoxb-123456789012-abcdefghij " + "x" * 5000
     _, done = await final(make_runtime(), Question(long))
-    assert done.error == "too_long"
+    assert done.outcome is Outcome.TOO_LONG
 
 
 async def test_example_annotates_web_answers(
@@ -89,7 +90,7 @@ async def test_without_plugins_nothing_changes(
         make_runtime(plugins={"disable": ["example"]}), Question("K8s xoxb-123456789012-abc")
     )
     assert answerer.questions[0].text == "K8s xoxb-123456789012-abc"
-    assert done.error is None
+    assert done.outcome is Outcome.ANSWERED
 
 
 class Recorder:
@@ -111,7 +112,8 @@ async def test_after_answer_sees_failures_and_refusals(
     answerer.fail = RuntimeError("LLM down")
     _, failed = await final(runtime, Question("when?"))
     _, refused = await final(runtime, Question("here is sk-abcdefghijklmnopqrstuvwxyz"))
-    assert failed.error == "RuntimeError: LLM down"
+    assert failed.outcome is Outcome.FAILED
+    assert failed.reason == Reason("RuntimeError", "LLM down")
     assert [d for _, d in recorder.seen] == [failed, refused]
 
 
@@ -168,9 +170,15 @@ async def test_async_refusal_stops_the_chain(
     _, done = await final(make_runtime(host), Question("deploy K8s tonight?"))
     assert answerer.questions == []
     assert done.answer.text == "Sorry, I can't answer that here."
-    assert done.error == "refused by plugin polite: quiet-hours"
+    assert done.outcome is Outcome.REFUSED
+    assert done.reason == Reason("quiet-hours", by="polite")
 
 
 async def test_runtime_commands_come_from_the_host(make_runtime: Callable[..., Runtime]) -> None:
     runtime = make_runtime()
-    assert [c.name for c in runtime.commands] == ["help", "sources", "feedback-stats", "glossary"]
+    assert [c.name for c in commands_of(runtime.plugins)] == [
+        "help",
+        "sources",
+        "feedback-stats",
+        "glossary",
+    ]

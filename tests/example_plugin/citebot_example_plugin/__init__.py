@@ -104,7 +104,7 @@ def before_question(question: Question) -> Question | Refusal | None:
 
 @hookimpl
 async def after_answer(question: Question, done: Done) -> Done | None:
-    if done.error is not None:
+    if not done.outcome.is_answer:
         return None
     if done.route is Route.WEB:
         note = Segment("\n\n_This answer comes from the web, not from our docs._")

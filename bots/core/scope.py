@@ -1,0 +1,47 @@
+"""Which knowledge collections a place may search: one rule for every trigger and platform.
+
+The scope follows the place, never the way the question arrived: ``/ask`` typed
+in a DM, a DM message and a follow-up in a DM's thread all see ``dm_scope``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pipeline.question import Place, Trigger
+
+if TYPE_CHECKING:
+    from bots.settings.sections import AccessSettings
+
+__all__ = ["scope_for"]
+
+Scope = tuple[str, ...] | None
+
+
+def scope_for(access: AccessSettings, place: Place, trigger: Trigger = Trigger.MENTION) -> Scope:
+    """Collections ``place`` may search; ``None`` means every collection.
+
+    A direct conversation (DM or group DM) gets ``dm_scope``; a channel (public
+    or private) gets its most specific ``scopes`` entry: channel in its
+    workspace, channel in any workspace, then the workspace or guild. Whatever
+    has no entry gets ``default_scope``. ``trigger`` only matters for callers
+    that know no place kind (a bare ``Trigger.DM`` question from a test or a
+    script is a DM).
+    """
+    if place.kind.direct or trigger is Trigger.DM:
+        return tuple(access.dm_scope) if access.dm_scope is not None else _default(access)
+    keys = []
+    if place.workspace and place.channel:
+        keys.append(f"{place.platform}:{place.workspace}/{place.channel}")
+    if place.channel:
+        keys.append(f"{place.platform}:*/{place.channel}")
+    if place.workspace:
+        keys.append(f"{place.platform}:{place.workspace}")
+    for key in keys:
+        if key in access.scopes:
+            return tuple(access.scopes[key])
+    return _default(access)
+
+
+def _default(access: AccessSettings) -> Scope:
+    return tuple(access.default_scope) if access.default_scope is not None else None
