@@ -39,7 +39,7 @@ class PipelineSettings(BaseModel):
     extractive_sentences: int = Field(4, ge=1, le=10)
     """sentences in an offline (extractive) answer"""
     history_tokens: int = Field(1500, ge=0)
-    """token budget for thread history in condensing"""
+    """token budget for the thread history a question carries (every platform)"""
 
     @model_validator(mode="after")
     def _ordered(self) -> PipelineSettings:

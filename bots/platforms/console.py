@@ -15,10 +15,13 @@ import sys
 from collections.abc import Callable
 
 from bots.core.runtime import Runtime
+from bots.platforms.base import Responder
 from bots.plugins.commands import CommandContext, OptionError, find, invoke, parse_options
+from bots.plugins.manager import commands_of
 from citations.model import CitedAnswer
 from citations.render import render_text
-from pipeline.events import AnswerDelta, Done, Status
+from pipeline.errors import SORRY
+from pipeline.events import Done
 from pipeline.question import Place, Question, Trigger, Turn
 
 PROMPT = "you> "
@@ -28,13 +31,38 @@ CANCELLED = "(answer cancelled)"
 Out = Callable[[str], None]
 
 
+class TerminalSurface:
+    """Implements :class:`bots.platforms.base.Surface` on a terminal: what is printed stays."""
+
+    def __init__(self, out: Out) -> None:
+        self.out = out
+        self.streamed = ""
+
+    async def open(self) -> None:
+        """A terminal shows nothing until there is something to say."""
+
+    async def status(self, text: str) -> None:
+        if not self.streamed:
+            self.out(f"… {text}\n")
+
+    async def delta(self, text: str) -> None:
+        self.streamed += text
+        self.out(text)
+
+    async def finish(self, done: Done, answer_id: str | None) -> None:
+        self.out(after_stream(self.streamed, done) + "\n")
+
+    async def fail(self) -> None:
+        self.out(f"\n{SORRY}\n")
+
+
 class Conversation:
     def __init__(self, runtime: Runtime, *, thread: str = "console") -> None:
         self.runtime = runtime
         self.place = Place(platform="console", channel="console", thread=thread)
         self.history: list[Turn] = []
 
-    async def say(self, text: str, out: Out) -> Done:
+    async def say(self, text: str, out: Out) -> Done | None:
         trigger = Trigger.THREAD_FOLLOWUP if self.history else Trigger.MENTION
         question = Question(
             text=text,
@@ -43,28 +71,23 @@ class Conversation:
             trigger=trigger,
             history=tuple(self.history),
         )
-        done: Done | None = None
-        streamed = ""
-        async for event in self.runtime.ask(self.runtime.prepare(question)):
-            if isinstance(event, Status) and not streamed:
-                out(f"… {event.text}\n")
-            elif isinstance(event, AnswerDelta):
-                streamed += event.text
-                out(event.text)
-            elif isinstance(event, Done):
-                done = event
-        assert done is not None, "Runtime.ask always ends with Done"
-        out(after_stream(streamed, done) + "\n")
-        self.history.append(Turn("user", text))
-        self.history.append(Turn("assistant", done.answer.text))
+        # a terminal has no vote buttons
+        surface = TerminalSurface(out)
+        done = await Responder(self.runtime, surface, votes=False).run(
+            self.runtime.prepare(question)
+        )
+        if done is not None:
+            self.history.append(Turn("user", text))
+            self.history.append(Turn("assistant", done.answer.text))
         return done
 
     async def command(self, line: str, out: Out) -> None:
         """``/name options…``: the chat command, run as the platforms run it."""
         name, _, args = line.removeprefix("/").partition(" ")
-        command = find(self.runtime.commands, name.lower())
+        commands = commands_of(self.runtime.plugins)
+        command = find(commands, name.lower())
         if command is None:
-            known = ", ".join(f"/{c.name}" for c in self.runtime.commands) or "none"
+            known = ", ".join(f"/{c.name}" for c in commands) or "none"
             out(f"unknown command /{name}; commands: {known}\n")
             return
         try:

@@ -46,7 +46,6 @@ class SlackSettings(BaseModel):
         True,
         description="for an unknown thread, read conversations.replies to see if the bot is in it",
     )
-    history_tokens: int = Field(2000, ge=0, description="token budget for thread history")
     stream_buffer: int = Field(128, ge=1, description="characters buffered per chat.appendStream")
     public_url: str | None = Field(
         None, description="the HTTPS base Slack reaches in HTTP mode, for the manifest"

@@ -73,7 +73,8 @@ async def test_followups_can_be_switched_off(make_harness):
 
 
 async def test_history_respects_the_token_budget(make_harness):
-    h = await make_harness(history_tokens=30)
+    h = await make_harness()
+    h.bot.runtime.settings.pipeline.history_tokens = 30  # the one budget, shared with Discord
     long = "x" * 200
     h.fake.threads[("C111", "9.0")] = thread(
         "9.0",

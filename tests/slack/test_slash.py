@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 
 from bots.plugins.commands import ChatCommand, CommandContext, CommandOption, CommandReply
+from bots.plugins.hookspecs import hookimpl
+from bots.plugins.manager import PluginHost
+from bots.settings.sections import PluginSettings
 from pipeline.question import Trigger
 
 
@@ -71,14 +74,17 @@ async def test_ask_when_the_bot_is_not_in_the_channel(make_harness):
     assert h.answerer.questions == []
 
 
-class Plugins:
-    """Stands in for the plugin host: only ``commands()`` is used by the runtime."""
+def host_with(*commands: ChatCommand) -> PluginHost:
+    """A real plugin host holding only ``commands``."""
 
-    def __init__(self, *commands: ChatCommand) -> None:
-        self._commands = list(commands)
+    class Commands:
+        @hookimpl
+        def register_commands(self) -> list[ChatCommand]:
+            return list(commands)
 
-    def commands(self) -> list[ChatCommand]:
-        return self._commands
+    host = PluginHost(PluginSettings(entry_points=False, disable=["builtin"]))
+    host.register(Commands(), name="test-commands")
+    return host
 
 
 async def test_ask_name_routes_to_a_plugin_command(make_harness):
@@ -97,7 +103,7 @@ async def test_ask_name_routes_to_a_plugin_command(make_harness):
             CommandOption("limit", "how many", type="int"),
         ),
     )
-    h = await make_harness(runtime_kwargs={"plugins": Plugins(command)})
+    h = await make_harness(runtime_kwargs={"plugins": host_with(command)})
     status, _, _ = await h.command("glossary vector store")
     assert status == 200
     call = await h.fake.wait_for("response_url:cmd")
@@ -123,7 +129,7 @@ async def test_words_after_an_option_less_command_make_a_question(make_harness):
         return CommandReply("3 sources")
 
     h = await make_harness(
-        runtime_kwargs={"plugins": Plugins(ChatCommand("sources", "List", stats))}
+        runtime_kwargs={"plugins": host_with(ChatCommand("sources", "List", stats))}
     )
     await h.command("sources")
     assert (await h.fake.wait_for("response_url:cmd")).params["text"] == "3 sources"

@@ -1,29 +1,35 @@
-"""``/ask question:``: defer within Discord's 3 seconds, then stream into the original response."""
+"""``/ask question:``: defer within Discord's 3 seconds, then stream into the original response.
+
+A discord.py extension: ``setup(bot)`` adds the :class:`AskCog` cog.
+"""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bots.platforms.base import Responder
 from bots.platforms.discord.places import NO_PINGS, is_allowed, place_of
-from bots.platforms.discord.responder import FAILED, Responder
-from bots.platforms.discord.surfaces import InteractionSurface
+from bots.platforms.discord.ports import DiscordAdapter
+from bots.platforms.discord.responder import FAILED, MessageSurface
+from bots.platforms.discord.surfaces import InteractionCanvas
 from pipeline.question import Question, Trigger
-
-if TYPE_CHECKING:
-    from bots.platforms.discord.client import CitebotBot
 
 log = logging.getLogger("citebot.discord")
 
 NOT_HERE = "Sorry, I don't answer questions in this channel."
 
 
+async def setup(bot: DiscordAdapter) -> None:
+    await bot.add_cog(AskCog(bot))
+
+
 class AskCog(commands.Cog):
-    def __init__(self, bot: CitebotBot) -> None:
+    def __init__(self, bot: DiscordAdapter) -> None:
         self.bot = bot
 
     @app_commands.command(name="ask", description="Ask a question; the answer cites its sources.")
@@ -43,13 +49,14 @@ class AskCog(commands.Cog):
                 text=question,
                 asker=str(interaction.user.id),
                 place=place_of(interaction.channel, interaction.guild),
-                trigger=Trigger.SLASH if interaction.guild is not None else Trigger.DM,
+                trigger=Trigger.SLASH,
             )
         )
-        surface = InteractionSurface(
+        canvas = InteractionCanvas(
             interaction, ephemeral=settings.ephemeral, margin=settings.interaction_margin
         )
-        await Responder(surface, runtime, asked, interval=settings.edit_interval).run()
+        shown = MessageSurface(canvas, interval=settings.edit_interval)
+        await Responder(runtime, shown).run(asked)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -1,4 +1,7 @@
-"""Plugin chat commands, each offered as its own Discord app command with typed options."""
+"""Plugin chat commands, each offered as its own Discord app command with typed options.
+
+A discord.py extension: ``setup(bot)`` adds every valid plugin command to the tree.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +9,13 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 
 from bots.platforms.discord.places import NO_PINGS, is_allowed, place_of
+from bots.platforms.discord.ports import DiscordAdapter
 from bots.platforms.discord.render import CONTENT_LIMIT, no_previews
 from bots.plugins.commands import (
     ChatCommand,
@@ -23,9 +27,8 @@ from bots.plugins.commands import (
     invoke,
     problems,
 )
-
-if TYPE_CHECKING:
-    from bots.platforms.discord.client import CitebotBot
+from bots.plugins.manager import commands_of
+from pipeline.question import Trigger
 
 log = logging.getLogger("citebot.discord")
 
@@ -40,7 +43,7 @@ def _annotation(option: CommandOption) -> Any:
     return _TYPES[option.type]
 
 
-def app_command(bot: CitebotBot, chat: ChatCommand) -> app_commands.Command[Any, ..., None]:
+def app_command(bot: DiscordAdapter, chat: ChatCommand) -> app_commands.Command[Any, ..., None]:
     async def callback(interaction: discord.Interaction[Any], **options: Any) -> None:
         await run_chat_command(bot, chat, interaction, options)
 
@@ -66,7 +69,11 @@ def app_command(bot: CitebotBot, chat: ChatCommand) -> app_commands.Command[Any,
     return app_commands.Command(name=chat.name, description=chat.description, callback=described)
 
 
-def add_chat_commands(bot: CitebotBot, chats: Any) -> list[str]:
+async def setup(bot: DiscordAdapter) -> None:
+    bot.plugin_commands = add_chat_commands(bot, commands_of(bot.runtime.plugins))
+
+
+def add_chat_commands(bot: DiscordAdapter, chats: Any) -> list[str]:
     """Add every valid plugin command to the tree; returns the names added."""
     added: list[str] = []
     for chat in chats or ():
@@ -86,7 +93,7 @@ def add_chat_commands(bot: CitebotBot, chats: Any) -> list[str]:
 
 
 async def run_chat_command(
-    bot: CitebotBot,
+    bot: DiscordAdapter,
     chat: ChatCommand,
     interaction: discord.Interaction[Any],
     options: dict[str, Any],
@@ -110,7 +117,7 @@ async def run_chat_command(
         place=place,
         user=str(interaction.user.id),
         options=values,
-        scope=runtime.scope_for(place, dm=interaction.guild is None),
+        scope=runtime.scope_for(place, Trigger.SLASH),
     )
     task = asyncio.ensure_future(invoke(chat, context))
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)

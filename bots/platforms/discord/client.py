@@ -13,10 +13,7 @@ import discord.http
 import yarl
 from discord.ext import commands
 
-from bots.platforms.discord.ask import AskCog
-from bots.platforms.discord.chat_commands import add_chat_commands
 from bots.platforms.discord.feedback import VoteButton
-from bots.platforms.discord.listeners import QuestionListener
 from bots.platforms.discord.places import NO_PINGS
 from bots.settings import SettingsError
 from bots.settings.sections import DiscordSettings
@@ -65,6 +62,14 @@ def intents_for(settings: DiscordSettings) -> discord.Intents:
     return intents
 
 
+#: The cogs, each a discord.py extension whose ``setup(bot)`` adds itself.
+EXTENSIONS = (
+    "bots.platforms.discord.listeners",
+    "bots.platforms.discord.ask",
+    "bots.platforms.discord.chat_commands",
+)
+
+
 class RecentIds:
     """The ids of threads the bot answered in, bounded so a long-lived bot stays small."""
 
@@ -98,9 +103,8 @@ class CitebotBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(VoteButton)
-        await self.add_cog(QuestionListener(self))
-        await self.add_cog(AskCog(self))
-        self.plugin_commands = add_chat_commands(self, self.runtime.commands)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         if not self.settings.discord.message_content:
             log.warning(NO_CONTENT_INTENT)
         if self.settings.discord.sync_commands:

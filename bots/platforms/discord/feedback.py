@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import re
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, cast
 
 import discord
 
+from bots.core.ports import Vote
+from bots.core.runtime import Runtime, VoteReceipt
 from bots.platforms.discord.places import NO_PINGS, PLATFORM
 
-if TYPE_CHECKING:
-    from bots.core.runtime import Runtime
-
-log = logging.getLogger("citebot.discord")
-
-Vote = Literal["up", "down"]
 _EMOJI: dict[Vote, str] = {"up": "👍", "down": "👎"}
 _LABEL: dict[Vote, str] = {"up": "Helpful", "down": "Not helpful"}
 
@@ -48,29 +42,24 @@ class VoteButton(
         return cls(match["answer"], cast(Vote, match["vote"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        runtime: Runtime | None = getattr(interaction.client, "runtime", None)
-        store = runtime.feedback if runtime is not None else None
-        if store is None:
-            await interaction.response.send_message(
-                "Feedback is not switched on for this bot.",
-                ephemeral=True,
-                allowed_mentions=NO_PINGS,
+        runtime = getattr(interaction.client, "runtime", None)
+        receipt = (
+            await runtime.vote(
+                self.answer_id, user=str(interaction.user.id), vote=self.vote, platform=PLATFORM
             )
-            return
-        try:
-            await asyncio.to_thread(
-                store.vote,
-                self.answer_id,
-                user=str(interaction.user.id),
-                vote=self.vote,
-                platform=PLATFORM,
-            )
-        except Exception:
-            log.exception("could not store a vote for answer %s", self.answer_id)
-            text = "Sorry, your feedback could not be saved. Please try again later."
-        else:
-            text = f"{_EMOJI[self.vote]} Thanks! Your feedback (“{_LABEL[self.vote].lower()}”) was recorded."
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+            if isinstance(runtime, Runtime)
+            else VoteReceipt.OFF
+        )
+        await interaction.response.send_message(
+            self._reply(receipt), ephemeral=True, allowed_mentions=NO_PINGS
+        )
+
+    def _reply(self, receipt: VoteReceipt) -> str:
+        if receipt is VoteReceipt.OFF:
+            return "Feedback is not switched on for this bot."
+        if receipt is VoteReceipt.FAILED:
+            return "Sorry, your feedback could not be saved. Please try again later."
+        return f"{_EMOJI[self.vote]} Thanks! Your feedback (“{_LABEL[self.vote].lower()}”) was recorded."
 
 
 def feedback_view(answer_id: str) -> discord.ui.View:

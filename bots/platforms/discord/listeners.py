@@ -1,23 +1,24 @@
-"""Messages that are questions: @mentions, follow-ups in the bot's threads, and DMs."""
+"""Messages that are questions: @mentions, follow-ups in the bot's threads, and DMs.
+
+A discord.py extension: ``setup(bot)`` adds the :class:`QuestionListener` cog.
+"""
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
+from bots.platforms.base import Responder
 from bots.platforms.discord.history import conversation_history, strip_mentions
 from bots.platforms.discord.places import is_allowed, place_of
-from bots.platforms.discord.responder import Responder
-from bots.platforms.discord.surfaces import ChannelSurface
+from bots.platforms.discord.ports import DiscordAdapter
+from bots.platforms.discord.responder import MessageSurface
+from bots.platforms.discord.surfaces import ChannelCanvas
 from bots.settings.sections import DiscordSettings
 from pipeline.question import Question, Trigger, Turn
-
-if TYPE_CHECKING:
-    from bots.platforms.discord.client import CitebotBot
 
 log = logging.getLogger("citebot.discord")
 
@@ -31,8 +32,12 @@ def thread_name(text: str) -> str:
     return first if len(first) <= 100 else first[:99] + "…"
 
 
+async def setup(bot: DiscordAdapter) -> None:
+    await bot.add_cog(QuestionListener(bot))
+
+
 class QuestionListener(commands.Cog):
-    def __init__(self, bot: CitebotBot) -> None:
+    def __init__(self, bot: DiscordAdapter) -> None:
         self.bot = bot
 
     @property
@@ -44,10 +49,7 @@ class QuestionListener(commands.Cog):
         trigger = self._trigger(message)
         if trigger is None:
             return
-        runtime = self.bot.runtime
-        if runtime.dedupe is not None and not await runtime.dedupe.first(
-            "discord", "message", str(message.id)
-        ):
+        if not await self.bot.runtime.dedupe.first("discord", "message", str(message.id)):
             return
         channel = message.channel
         if trigger is Trigger.MENTION and not isinstance(channel, discord.Thread):
@@ -56,7 +58,7 @@ class QuestionListener(commands.Cog):
         if isinstance(channel, discord.Thread):
             self.bot.answered_threads.add(channel.id)
         await self._answer(
-            message, trigger, ChannelSurface(channel), history=await self._history(message)
+            message, trigger, ChannelCanvas(channel), history=await self._history(message)
         )
 
     def _trigger(self, message: discord.Message) -> Trigger | None:
@@ -94,7 +96,7 @@ class QuestionListener(commands.Cog):
             or thread.me is not None
         )
 
-    async def _thread_for(self, message: discord.Message) -> ChannelSurface:
+    async def _thread_for(self, message: discord.Message) -> ChannelCanvas:
         if self.settings.mention_mode == "thread":
             try:
                 thread = await message.create_thread(
@@ -109,8 +111,8 @@ class QuestionListener(commands.Cog):
                 )
             else:
                 self.bot.answered_threads.add(thread.id)
-                return ChannelSurface(thread)
-        return ChannelSurface(message.channel, reply_to=message)
+                return ChannelCanvas(thread)
+        return ChannelCanvas(message.channel, reply_to=message)
 
     async def _history(self, message: discord.Message) -> tuple[Turn, ...]:
         me = self.bot.user
@@ -141,7 +143,7 @@ class QuestionListener(commands.Cog):
         self,
         message: discord.Message,
         trigger: Trigger,
-        surface: ChannelSurface,
+        surface: ChannelCanvas,
         *,
         history: tuple[Turn, ...] = (),
     ) -> None:
@@ -158,4 +160,5 @@ class QuestionListener(commands.Cog):
                 history=history,
             )
         )
-        await Responder(surface, runtime, question, interval=self.settings.edit_interval).run()
+        shown = MessageSurface(surface, interval=self.settings.edit_interval)
+        await Responder(runtime, shown).run(question)

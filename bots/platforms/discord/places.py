@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bots.settings.sections import DiscordSettings
-from pipeline.question import Place
+from pipeline.question import Place, PlaceKind
 
 PLATFORM = "discord"
 
@@ -17,11 +17,15 @@ NO_PINGS = discord.AllowedMentions.none()
 
 def place_of(channel: Any, guild: discord.Guild | None) -> Place:
     """Threads report their parent as the channel, so scopes set per channel cover their threads."""
+    channel_id = str(channel.id) if channel is not None else None
     if guild is None:
-        return Place(PLATFORM, None, str(channel.id) if channel is not None else None, None)
+        kind = PlaceKind.GROUP_DM if isinstance(channel, discord.GroupChannel) else PlaceKind.DM
+        return Place(PLATFORM, None, channel_id, None, kind)
     if isinstance(channel, discord.Thread):
-        return Place(PLATFORM, str(guild.id), str(channel.parent_id), str(channel.id))
-    return Place(PLATFORM, str(guild.id), str(channel.id) if channel is not None else None, None)
+        private = channel.type is discord.ChannelType.private_thread
+        kind = PlaceKind.PRIVATE if private else PlaceKind.CHANNEL
+        return Place(PLATFORM, str(guild.id), str(channel.parent_id), str(channel.id), kind)
+    return Place(PLATFORM, str(guild.id), channel_id, None)
 
 
 def is_allowed(settings: DiscordSettings, channel: Any, guild: discord.Guild | None) -> bool:

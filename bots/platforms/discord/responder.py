@@ -1,4 +1,4 @@
-"""Turns a stream of ``Progress`` into one Discord answer.
+"""The Discord surface of the adapter contract: one answer in one message.
 
 A placeholder shows the pipeline's status texts, then the answer as it
 streams, by editing the same message at most once per ``interval`` seconds.
@@ -15,50 +15,36 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 import discord
 
-from bots.core.runtime import SORRY
 from bots.platforms.discord.feedback import feedback_view
-from bots.platforms.discord.places import PLATFORM
 from bots.platforms.discord.render import CONTENT_LIMIT, Part, preview, to_parts
-from bots.platforms.discord.surfaces import Surface
-from pipeline.events import AnswerDelta, Done, Status
-
-if TYPE_CHECKING:
-    from bots.core.runtime import Runtime
-    from pipeline.question import Question
+from bots.platforms.discord.surfaces import Canvas
+from pipeline.errors import SORRY
+from pipeline.events import Done
 
 log = logging.getLogger("citebot.discord")
 
 THINKING = "Thinking…"
 FAILED = f"⚠️ {SORRY}"
-#: Refusals that are the user's to fix or wait out, not failures: shown without a warning sign.
-_POLITE = ("empty", "too_long", "rate_limited", "refused by plugin")
-
-
-def failed(done: Done) -> bool:
-    return done.error is not None and not done.error.startswith(_POLITE)
 
 
 def status_line(text: str) -> str:
     return f"⏳ {text}"
 
 
-class Responder:
+class MessageSurface:
+    """Implements :class:`bots.platforms.base.Surface` on a Discord :class:`Canvas`."""
+
     def __init__(
         self,
-        surface: Surface,
-        runtime: Runtime,
-        question: Question,
+        canvas: Canvas,
         *,
         interval: float = 1.2,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.surface = surface
-        self.runtime = runtime
-        self.question = question
+        self.canvas = canvas
         self.interval = interval
         self._clock = clock
         self._status = THINKING
@@ -68,42 +54,25 @@ class Responder:
         self._dirty = asyncio.Event()
         self._closing = asyncio.Event()
         self._edit_lock = asyncio.Lock()
+        self._flusher: asyncio.Task[None] | None = None
 
-    async def run(self) -> Done | None:
-        """Answer the question; returns the ``Done`` that was shown, or ``None`` on failure."""
-        try:
-            await self._edit(status_line(self._status))
-        except discord.HTTPException:
-            log.exception("could not post the placeholder for question %s", self.question.id)
-            return None
-        flusher = asyncio.create_task(self._flush_loop())
-        done: Done | None = None
-        try:
-            async for event in self.runtime.ask(self.question):
-                if isinstance(event, Status):
-                    self._status = event.text
-                elif isinstance(event, AnswerDelta):
-                    self._text += event.text
-                elif isinstance(event, Done):
-                    done = event
-                    break
-                self._dirty.set()
-        except Exception:
-            log.exception("answering question %s failed", self.question.id)
-        finally:
-            self._closing.set()
-            self._dirty.set()
-            await asyncio.gather(flusher, return_exceptions=True)
-        if done is None:
-            await self._fail()
-            return None
-        try:
-            await self._finish(done)
-        except Exception:
-            log.exception("could not send the answer to question %s", self.question.id)
-            await self._fail()
-            return None
-        return done
+    async def open(self) -> None:
+        await self._edit(status_line(self._status))
+        self._flusher = asyncio.create_task(self._flush_loop())
+
+    async def status(self, text: str) -> None:
+        self._status = text
+        self._dirty.set()
+
+    async def delta(self, text: str) -> None:
+        self._text += text
+        self._dirty.set()
+
+    async def _stop_flushing(self) -> None:
+        self._closing.set()
+        self._dirty.set()
+        if self._flusher is not None:
+            await asyncio.gather(self._flusher, return_exceptions=True)
 
     # ------------------------------------------------------------------ streaming
     def _live(self) -> str:
@@ -129,7 +98,7 @@ class Responder:
                 await self._edit(content)
             except discord.HTTPException:
                 # a lost progress edit is harmless; the final edit carries everything
-                log.warning("progress edit failed for question %s", self.question.id, exc_info=True)
+                log.warning("a progress edit failed", exc_info=True)
 
     async def _edit(
         self,
@@ -145,55 +114,30 @@ class Responder:
                 if delay > 0:
                     await asyncio.sleep(delay)
             try:
-                await self.surface.show(content, embeds=embeds, view=view)
+                await self.canvas.show(content, embeds=embeds, view=view)
             finally:
                 self._last_edit = self._clock()
             self._shown = content
 
     # ------------------------------------------------------------------ the end
-    async def _finish(self, done: Done) -> None:
+    async def finish(self, done: Done, answer_id: str | None) -> None:
+        await self._stop_flushing()
         parts = list(to_parts(done.answer))
-        if failed(done):
-            log.warning("question %s ended with an error: %s", self.question.id, done.error)
+        if done.outcome.is_failure:
+            log.warning("question ended with an error: %s", done.reason)
             flagged = "⚠️ " + parts[0].content
             if len(flagged) <= CONTENT_LIMIT:
                 parts[0] = Part(flagged, parts[0].embeds)
-        view = await self._feedback(done)
+        view = feedback_view(answer_id) if answer_id is not None else None
         first, *rest = parts
         await self._edit(
             first.content, embeds=first.embeds, view=None if rest else view, throttle=True
         )
         for i, part in enumerate(rest, start=1):
-            await self.surface.more(
+            await self.canvas.more(
                 part.content, embeds=part.embeds, view=view if i == len(rest) else None
             )
 
-    async def _feedback(self, done: Done) -> discord.ui.View | None:
-        store = self.runtime.feedback
-        if store is None or done.error is not None:
-            return None
-        references = [
-            {"number": ref.number, "url": ref.url, "title": ref.title, "origin": str(ref.origin)}
-            for ref in done.answer.references
-        ]
-        try:
-            await asyncio.to_thread(
-                store.record_answer,
-                self.question.id,
-                platform=PLATFORM,
-                question=self.question.text,
-                route=str(done.route),
-                references=references,
-            )
-        except Exception:
-            log.exception(
-                "could not record answer %s; sending it without feedback buttons", self.question.id
-            )
-            return None
-        return feedback_view(self.question.id)
-
-    async def _fail(self) -> None:
-        try:
-            await self._edit(FAILED)
-        except Exception:
-            log.exception("could not show the error for question %s", self.question.id)
+    async def fail(self) -> None:
+        await self._stop_flushing()
+        await self._edit(FAILED)

@@ -1,6 +1,6 @@
 """Where an answer is drawn: a channel message, or an interaction's original response.
 
-A surface has one primary message, which ``show`` creates or edits, and
+A canvas has one primary message, which ``show`` creates or edits, and
 ``more`` adds messages after it. Everything sent carries ``NO_PINGS``.
 """
 
@@ -20,7 +20,7 @@ log = logging.getLogger("citebot.discord")
 _TOKEN_GONE = frozenset({50027, 10015})
 
 
-class Surface(Protocol):
+class Canvas(Protocol):
     async def show(
         self,
         content: str,
@@ -47,7 +47,7 @@ def _extras(embeds: Sequence[discord.Embed], view: discord.ui.View | None) -> di
     return extras
 
 
-class ChannelSurface:
+class ChannelCanvas:
     """Messages in a channel, thread or DM; inline answers reply to the question."""
 
     def __init__(
@@ -98,7 +98,7 @@ class ChannelSurface:
         )
 
 
-class InteractionSurface:
+class InteractionCanvas:
     """The deferred response of an app command, edited in place.
 
     The interaction token lives 15 minutes. Shortly before it expires, or as
@@ -118,7 +118,7 @@ class InteractionSurface:
         self.ephemeral = ephemeral
         self.margin = margin
         self._clock = clock
-        self.moved: ChannelSurface | None = None
+        self.moved: ChannelCanvas | None = None
 
     def _fresh(self) -> bool:
         left: float = (self.interaction.expires_at - self._clock()).total_seconds()
@@ -158,7 +158,7 @@ class InteractionSurface:
         if moved is not None:
             await moved.more(content, embeds=embeds, view=view)
 
-    async def _send(self, send: Callable[[], Awaitable[object]]) -> ChannelSurface | None:
+    async def _send(self, send: Callable[[], Awaitable[object]]) -> ChannelCanvas | None:
         """``send`` through the interaction while its token lasts; otherwise the
         channel surface the answer moved to, for the caller to send there."""
         if self.moved is None and not self._fresh():
@@ -187,7 +187,7 @@ class InteractionSurface:
                 log.debug(
                     "could not point the expiring interaction at its continuation", exc_info=True
                 )
-        self.moved = ChannelSurface(channel)
+        self.moved = ChannelCanvas(channel)
 
     async def _destination(self) -> discord.abc.Messageable:
         channel = self.interaction.channel

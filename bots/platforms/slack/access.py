@@ -3,6 +3,15 @@
 from __future__ import annotations
 
 from bots.settings.sections import SlackSettings
+from pipeline.question import PlaceKind
+
+#: Events' ``channel_type`` values (message.channels/groups/im/mpim).
+_EVENT_KINDS = {
+    "channel": PlaceKind.CHANNEL,
+    "group": PlaceKind.PRIVATE,
+    "im": PlaceKind.DM,
+    "mpim": PlaceKind.GROUP_DM,
+}
 
 
 def is_dm(channel: str | None, channel_type: str | None = None) -> bool:
@@ -25,3 +34,19 @@ def allowed(
     if dm:
         return settings.allow_dms
     return not settings.allowed_channels or channel in settings.allowed_channels
+
+
+def place_kind(
+    channel: str | None, channel_type: str | None = None, channel_name: str | None = None
+) -> PlaceKind:
+    """Who can read ``channel``: from an event's ``channel_type``, else a slash command's
+    ``channel_name`` (``directmessage``, ``privategroup``, ``mpdm-…``), else the id's prefix."""
+    if channel_type in _EVENT_KINDS:
+        return _EVENT_KINDS[channel_type]
+    if channel_name == "directmessage" or is_dm(channel):
+        return PlaceKind.DM
+    if channel_name and channel_name.startswith("mpdm-"):
+        return PlaceKind.GROUP_DM
+    if channel_name == "privategroup":
+        return PlaceKind.PRIVATE
+    return PlaceKind.CHANNEL

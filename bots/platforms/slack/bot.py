@@ -1,8 +1,9 @@
-"""The Slack bot: one Bolt ``AsyncApp`` wired to the citebot ``Runtime``.
+"""The Slack adapter: turns Slack events into questions and answers them in threads.
 
 Bolt acks every event before a listener runs, so the 3-second rule holds however
-long an answer takes; the listeners below only decide *whether* to answer, and
-``answer()`` does the rest in the background.
+long an answer takes; the ``on_*`` methods only decide *whether* to answer, and
+``answer()`` does the rest in the background. The Bolt app itself is built in
+:mod:`.app`, whose listeners call back here through the :class:`.ports.SlackAdapter` shape.
 """
 
 from __future__ import annotations
@@ -14,24 +15,20 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
-from slack_bolt.async_app import AsyncApp
-from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
-from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bots.core.dedupe import Dedupe
+from bots.platforms.base import Responder
 from bots.settings import SettingsError
 from bots.settings.sections import SlackSettings
-from pipeline.events import Done, Progress
+from pipeline.events import Done
 from pipeline.question import Question, Trigger
 
-from . import listeners
 from .access import allowed, is_dm
-from .feedback import record_answer
+from .app import build_app
 from .history import BotIdentity, bot_in_thread, fetch_thread, turns
 from .questions import from_event, in_thread, is_user_text
-from .responder import Responder, Target
+from .responder import Target, ThreadSurface
 from .text import mentions
 
 if TYPE_CHECKING:
@@ -81,60 +78,18 @@ def web_client(runtime: Runtime) -> AsyncWebClient:
     return client
 
 
-BOLT_LOGGER = "citebot.slack.bolt"
-
-
-def _bolt_logger() -> logging.Logger:
-    logger = logging.getLogger(BOLT_LOGGER)
-    if not any(isinstance(f, _OwnClient) for f in logger.filters):
-        logger.addFilter(_OwnClient())
-    return logger
-
-
-class _OwnClient(logging.Filter):
-    """Bolt warns that SLACK_BOT_TOKEN "will be unused" next to a client: ours is built
-    from that same token, so the warning only alarms the operator."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.getMessage() != warning_client_prioritized_and_token_skipped()
-
-
 class SlackBot:
-    def __init__(
-        self,
-        runtime: Runtime,
-        *,
-        client: AsyncWebClient | None = None,
-        dedupe: Dedupe | None = None,
-    ) -> None:
+    def __init__(self, runtime: Runtime, *, client: AsyncWebClient | None = None) -> None:
         check_settings(runtime.settings.slack)
         self.runtime = runtime
         self.settings = runtime.settings.slack
         self.client = client or web_client(runtime)
-        if dedupe is None:
-            dedupe = (
-                runtime.dedupe
-                if isinstance(runtime.dedupe, Dedupe)
-                else Dedupe(ttl=runtime.settings.ops.dedupe_ttl)
-            )
-        self.dedupe = dedupe
-        http = self.settings.mode == "http"
-        secret = self.settings.signing_secret
-        self.app = AsyncApp(
-            client=self.client,
-            signing_secret=secret.get_secret_value() if secret else None,
-            request_verification_enabled=http,
-            process_before_response=False,
-            # Bolt copies a level onto the logger named after the app on every request;
-            # naming it "citebot" would freeze the whole citebot logger tree at that level
-            name=BOLT_LOGGER,
-            logger=_bolt_logger(),
-        )
+        self.dedupe = runtime.dedupe
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
         self.answered = 0
-        listeners.register(self)
+        self.app = build_app(self, self.settings, self.client)
 
     # -- deciding whether to answer -------------------------------------------
 
@@ -229,7 +184,7 @@ class SlackBot:
         return turns(
             messages,
             me,
-            budget_tokens=self.settings.history_tokens,
+            budget_tokens=self.runtime.settings.pipeline.history_tokens,
             exclude_ts=event.get("ts"),
             include_bots=self.settings.answer_bots,
         )
@@ -283,33 +238,10 @@ class SlackBot:
             await self.remember_thread(target.channel, target.thread_ts)
             if not screened:
                 question = self.runtime.prepare(question)
-            store = self.runtime.feedback
-            responder = Responder(
-                self.client,
-                self.settings,
-                target,
-                answer_id=question.id if store is not None else None,
-            )
-            done = await responder.run(
-                self._recorded(question, self.runtime.ask(question, screened=screened))
-            )
+            surface = ThreadSurface(self.client, self.settings, target)
+            done = await Responder(self.runtime, surface).run(question, screened=screened)
             self.answered += 1
             return done
-
-    async def _recorded(
-        self, question: Question, progress: AsyncIterator[Progress]
-    ) -> AsyncIterator[Progress]:
-        # the answer is stored before its buttons can be clicked
-        async for event in progress:
-            if isinstance(event, Done) and event.error is None:
-                await record_answer(
-                    self.runtime.feedback,
-                    question.id,
-                    question=question.text,
-                    route=str(event.route),
-                    answer=event.answer,
-                )
-            yield event
 
     async def drain(self) -> None:
         """Wait until no answer is in flight (graceful shutdown, tests)."""
@@ -321,13 +253,3 @@ class SlackBot:
         session = self.client.session
         if session is not None and not session.closed:
             await session.close()
-
-    async def post_error(self, target: Target, text: str) -> None:
-        try:
-            await self.client.chat_postMessage(
-                channel=target.channel, thread_ts=target.thread_ts, text=text, unfurl_links=False
-            )
-        except SlackApiError as exc:
-            log.warning(
-                "could not post an error in %s: %s", target.channel, exc.response.get("error")
-            )

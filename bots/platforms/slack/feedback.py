@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import re
-from typing import Any, Literal
+from typing import Any
 
-from citations.model import CitedAnswer
-
-log = logging.getLogger("citebot.slack")
+from bots.core.ports import Vote
 
 BLOCK_PREFIX = "citebot_fb:"
 ACTION_ID = re.compile(r"^citebot_vote_(up|down)$")
-
-Vote = Literal["up", "down"]
 
 
 def feedback_blocks(answer_id: str) -> list[dict[str, Any]]:
@@ -50,26 +44,3 @@ def parse_vote(action: dict[str, Any]) -> tuple[str, Vote] | None:
         return None
     vote: Vote = "up" if match.group(1) == "up" else "down"
     return answer_id, vote
-
-
-def references_of(answer: CitedAnswer) -> list[dict[str, Any]]:
-    return [{"number": r.number, "url": r.url, "title": r.title} for r in answer.references]
-
-
-async def record_answer(
-    store: Any, answer_id: str, *, question: str, route: str, answer: CitedAnswer
-) -> None:
-    """Store the answer a later vote will join; a store failure never hides the answer."""
-    if store is None:
-        return
-    try:
-        await asyncio.to_thread(
-            store.record_answer,
-            answer_id,
-            platform="slack",
-            question=question,
-            route=route,
-            references=references_of(answer),
-        )
-    except Exception:
-        log.exception("could not record answer %s for feedback", answer_id)

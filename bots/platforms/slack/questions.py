@@ -6,6 +6,7 @@ from typing import Any
 
 from pipeline.question import Place, Question, Trigger, Turn
 
+from .access import place_kind
 from .text import strip_mention
 
 #: message subtypes that are still a person's words
@@ -41,7 +42,13 @@ def from_event(
     return Question(
         text=strip_mention(event.get("text") or "", bot_user_id),
         asker=str(asker),
-        place=Place("slack", team, event.get("channel"), thread_of(event)),
+        place=Place(
+            "slack",
+            team,
+            event.get("channel"),
+            thread_of(event),
+            place_kind(event.get("channel"), event.get("channel_type")),
+        ),
         trigger=trigger,
         history=history,
     )

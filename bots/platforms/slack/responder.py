@@ -1,4 +1,6 @@
-"""Shows one answer in one Slack thread: status, streamed text, final render, or a visible error.
+"""The Slack surface of the adapter contract: one answer in one thread.
+
+Status, streamed text, final render, or a visible error.
 
 Native streaming (``chat.startStream``/``appendStream``/``stopStream``) is the normal
 path; the stop carries the Sources block and the feedback buttons. When streaming is
@@ -19,9 +21,9 @@ from slack_sdk.errors import SlackApiError, SlackRequestError
 from slack_sdk.web.async_chat_stream import AsyncChatStream
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bots.core.runtime import SORRY
 from bots.settings.sections import SlackSettings
-from pipeline.events import AnswerDelta, Done, Progress, Status
+from pipeline.errors import SORRY
+from pipeline.events import Done
 
 from .render import STREAM_LIMIT, SlackMessage, SlackRender, escape_stream, render
 
@@ -42,20 +44,20 @@ class Target:
     user: str | None = None
 
 
-class Responder:
+class ThreadSurface:
+    """Implements :class:`bots.platforms.base.Surface` in a Slack thread."""
+
     def __init__(
         self,
         client: AsyncWebClient,
         settings: SlackSettings,
         target: Target,
         *,
-        answer_id: str | None = None,
         clock: Any = time.monotonic,
     ) -> None:
         self.client = client
         self.settings = settings
         self.target = target
-        self.answer_id = answer_id
         self._clock = clock
         self._shown = ""
         self._stream: AsyncChatStream | None = None
@@ -94,35 +96,8 @@ class Responder:
         except SlackApiError as exc:
             log.debug("clearing status failed: %s", exc.response.get("error"))
 
-    # -- the whole run --------------------------------------------------------
-
-    async def run(self, progress: Any) -> Done | None:
-        """Show every event of ``progress`` (an async iterator of ``Progress``); return the ``Done``."""
+    async def open(self) -> None:
         await self.status(THINKING)
-        done: Done | None = None
-        try:
-            async for event in progress:
-                done = await self.show(event) or done
-            if done is None:
-                raise RuntimeError("the answer stream ended without a result")
-            if done.error is not None:
-                # the refusal or error is posted; make sure no "is thinking…" outlives it
-                await self.clear_status()
-        except Exception:
-            log.exception("answering in %s/%s failed", self.target.channel, self.target.thread_ts)
-            await self.fail()
-            return None
-        return done
-
-    async def show(self, event: Progress) -> Done | None:
-        if isinstance(event, Status):
-            await self.status(event.text)
-        elif isinstance(event, AnswerDelta):
-            await self.delta(event.text)
-        elif isinstance(event, Done):
-            await self.finish(event)
-            return event
-        return None
 
     # -- streaming ------------------------------------------------------------
 
@@ -188,8 +163,13 @@ class Responder:
 
     # -- the end --------------------------------------------------------------
 
-    async def finish(self, done: Done) -> None:
-        answer_id = self.answer_id if done.error is None else None
+    async def finish(self, done: Done, answer_id: str | None) -> None:
+        await self._final(done, answer_id)
+        if not done.outcome.is_answer:
+            # the refusal or error is posted; make sure no "is thinking…" outlives it
+            await self.clear_status()
+
+    async def _final(self, done: Done, answer_id: str | None) -> None:
         rendered = render(done.answer, answer_id=answer_id)
         if self._streaming and self._stream is not None:
             try:

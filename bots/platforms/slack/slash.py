@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.errors import SlackApiError
 
+from bots.platforms.base import Responder
 from bots.plugins.commands import (
     ChatCommand,
     CommandContext,
@@ -23,17 +24,16 @@ from bots.plugins.commands import (
     invoke,
     parse_options,
 )
+from bots.plugins.manager import commands_of
 from pipeline.events import Done
-from pipeline.question import Place, Question, Trigger
+from pipeline.question import Place, PlaceKind, Question, Trigger
 
-from .access import allowed, is_dm
+from .access import allowed, place_kind
 from .history import BotIdentity
+from .ports import SlackAdapter
 from .render import escape, render
 from .responder import ERROR_TEXT, Target
 from .text import quiet
-
-if TYPE_CHECKING:
-    from .bot import SlackBot
 
 log = logging.getLogger("citebot.slack")
 
@@ -42,28 +42,32 @@ MAX_RESPONSES = 5
 
 
 async def handle_slash(
-    bot: SlackBot, ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond, me: BotIdentity
+    bot: SlackAdapter,
+    ack: AsyncAck,
+    command: dict[str, Any],
+    respond: AsyncRespond,
+    me: BotIdentity,
 ) -> None:
     slash = bot.settings.slash_command
     text = (command.get("text") or "").strip()
     team = command.get("team_id")
     channel = command.get("channel_id")
     user = command.get("user_id") or "unknown"
-    dm = is_dm(channel)
-    if not allowed(bot.settings, team=team, channel=channel, dm=dm):
+    kind = place_kind(channel, channel_name=command.get("channel_name"))
+    if not allowed(bot.settings, team=team, channel=channel, dm=kind is PlaceKind.DM):
         await ack(
             response_type="ephemeral", text=f"Sorry, {bot.settings.app_name} is not enabled here."
         )
         return
-    place = Place("slack", team, channel, None)
+    place = Place("slack", team, channel, None, kind)
     name, _, args = text.partition(" ")
-    chat_command = find(bot.runtime.commands, name) if name else None
+    chat_command = find(commands_of(bot.runtime.plugins), name) if name else None
     if chat_command is not None and not chat_command.options and args.strip():
         # "/ask sources of revenue?": words after a command that takes none make a question
         chat_command = None
     if chat_command is not None:
         await ack()
-        await _run_command(bot, chat_command, args.strip(), place, user, respond, dm=dm)
+        await _run_command(bot, chat_command, args.strip(), place, user, respond)
         return
     if not text or text.lower() == "help":
         await ack(response_type="ephemeral", text=_help(bot, slash))
@@ -77,22 +81,20 @@ async def handle_slash(
     await _answer_in_thread(bot, question, respond, user=user)
 
 
-def _help(bot: SlackBot, slash: str) -> str:
+def _help(bot: SlackAdapter, slash: str) -> str:
     lines = [f"Ask a question: `{slash} how do I rotate the API keys?`"]
-    for command in bot.runtime.commands:
+    for command in commands_of(bot.runtime.plugins):
         lines.append(f"`{command.usage(prefix=slash + ' ')}`: {command.description}")
     return "\n".join(lines)
 
 
 async def _run_command(
-    bot: SlackBot,
+    bot: SlackAdapter,
     command: ChatCommand,
     args: str,
     place: Place,
     user: str,
     respond: AsyncRespond,
-    *,
-    dm: bool,
 ) -> None:
     try:
         options = parse_options(command, args)
@@ -104,7 +106,7 @@ async def _run_command(
         place=place,
         user=user,
         options=options,
-        scope=bot.runtime.scope_for(place, dm=dm),
+        scope=bot.runtime.scope_for(place, Trigger.SLASH),
     )
     reply = await invoke(command, context)
     await respond(
@@ -116,7 +118,7 @@ async def _run_command(
 
 
 async def _answer_in_thread(
-    bot: SlackBot, question: Question, respond: AsyncRespond, *, user: str
+    bot: SlackAdapter, question: Question, respond: AsyncRespond, *, user: str
 ) -> None:
     channel = question.place.channel or ""
     shown = question.text
@@ -158,28 +160,45 @@ def _moved(question: Question, thread_ts: str) -> Question:
     return replace(question, place=replace(question.place, thread=thread_ts))
 
 
-async def _answer_ephemeral(bot: SlackBot, question: Question, respond: AsyncRespond) -> None:
+class EphemeralSurface:
+    """Implements :class:`bots.platforms.base.Surface` through ``response_url``: only the
+    asker sees it, so nothing is shown until the final render (5 posts at most)."""
+
+    def __init__(self, respond: AsyncRespond) -> None:
+        self.respond = respond
+
+    async def open(self) -> None:
+        """The ack already said "Looking into …"."""
+
+    async def status(self, text: str) -> None:
+        """response_url posts are too few to spend on progress."""
+
+    async def delta(self, text: str) -> None:
+        """response_url posts are too few to spend on progress."""
+
+    async def finish(self, done: Done, answer_id: str | None) -> None:
+        rendered = render(done.answer, answer_id=answer_id)
+        try:
+            for i, message in enumerate(rendered.messages[:MAX_RESPONSES]):
+                await self.respond(
+                    response_type="ephemeral",
+                    replace_original=i == 0,
+                    text=message.text,
+                    blocks=message.blocks,
+                    unfurl_links=False,
+                    unfurl_media=False,
+                )
+        except SlackApiError as exc:
+            log.warning("response_url post failed: %s", exc.response.get("error"))
+
+    async def fail(self) -> None:
+        try:
+            await self.respond(response_type="ephemeral", replace_original=True, text=ERROR_TEXT)
+        except SlackApiError as exc:
+            log.warning("response_url post failed: %s", exc.response.get("error"))
+
+
+async def _answer_ephemeral(bot: SlackAdapter, question: Question, respond: AsyncRespond) -> None:
     question = bot.runtime.prepare(question)
-    done: Done | None = None
-    try:
-        async for event in bot.runtime.ask(question):
-            if isinstance(event, Done):
-                done = event
-    except Exception:
-        log.exception("ephemeral answer failed")
-    try:
-        if done is None:
-            await respond(response_type="ephemeral", replace_original=True, text=ERROR_TEXT)
-            return
-        rendered = render(done.answer, answer_id=None)
-        for i, message in enumerate(rendered.messages[:MAX_RESPONSES]):
-            await respond(
-                response_type="ephemeral",
-                replace_original=i == 0,
-                text=message.text,
-                blocks=message.blocks,
-                unfurl_links=False,
-                unfurl_media=False,
-            )
-    except SlackApiError as exc:
-        log.warning("response_url post failed: %s", exc.response.get("error"))
+    # an ephemeral answer has no buttons: a vote on a message nobody else sees is not asked for
+    await Responder(bot.runtime, EphemeralSurface(respond), votes=False).run(question)

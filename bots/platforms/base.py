@@ -1,0 +1,92 @@
+"""The adapter contract: what every platform (Slack, Discord, the console, yours) implements.
+
+1. **An event becomes a** :class:`~pipeline.question.Question`: the text without
+   the mention, the asker, the :class:`~pipeline.question.Place` (with its
+   :class:`~pipeline.question.PlaceKind`, which decides the knowledge scope),
+   the trigger and the thread history within ``pipeline.history_tokens``. The
+   adapter never sets the scope itself: :meth:`Runtime.prepare` does.
+2. **The progress stream is shown on a** :class:`Surface`: statuses, then the
+   answer as it grows.
+3. **The final render replaces it**: :meth:`Surface.finish` gets the ``Done``
+   and, when the answer may be rated, the answer id its vote buttons carry.
+4. **Votes come back to the core**: a click calls :meth:`Runtime.vote`, which
+   stores it; the answer it joins was recorded once, by :meth:`Runtime.votable`.
+
+:class:`Responder` drives one answer through a surface and is the same on every
+platform; an adapter writes a surface, turns its events into questions, and
+routes clicks to :meth:`Runtime.vote`, wording its reply from the receipt.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from bots.core.runtime import Runtime
+from pipeline.events import AnswerDelta, Done, Status
+from pipeline.question import Question
+
+__all__ = ["Responder", "Surface"]
+
+log = logging.getLogger("citebot.platforms")
+
+
+class Surface(Protocol):
+    """Where one answer is drawn on a platform.
+
+    ``open`` runs first; if it raises, nothing can be shown and the answer is
+    dropped (logged). Any other method may raise: the responder then calls
+    ``fail``, which must leave a visible apology whatever state the surface is in.
+    """
+
+    async def open(self) -> None: ...
+
+    async def status(self, text: str) -> None: ...
+
+    async def delta(self, text: str) -> None: ...
+
+    async def finish(self, done: Done, answer_id: str | None) -> None: ...
+
+    async def fail(self) -> None: ...
+
+
+class Responder:
+    """Shows ``runtime.ask(question)`` on ``surface``: the one answer loop of every platform."""
+
+    def __init__(self, runtime: Runtime, surface: Surface, *, votes: bool = True) -> None:
+        self.runtime = runtime
+        self.surface = surface
+        self.votes = votes
+
+    async def run(self, question: Question, *, screened: bool = False) -> Done | None:
+        """The ``Done`` that was shown, or ``None`` when the apology was shown instead."""
+        try:
+            await self.surface.open()
+        except Exception:
+            log.exception("could not start the answer to question %s", question.id)
+            return None
+        done: Done | None = None
+        try:
+            async for event in self.runtime.ask(question, screened=screened):
+                if isinstance(event, Status):
+                    await self.surface.status(event.text)
+                elif isinstance(event, AnswerDelta):
+                    await self.surface.delta(event.text)
+                elif isinstance(event, Done):
+                    done = event
+                    break
+            if done is None:
+                raise RuntimeError("the answer stream ended without a result")
+            answer_id = await self.runtime.votable(question, done) if self.votes else None
+            await self.surface.finish(done, answer_id)
+        except Exception:
+            log.exception("answering question %s failed", question.id)
+            await self._fail(question)
+            return None
+        return done
+
+    async def _fail(self, question: Question) -> None:
+        try:
+            await self.surface.fail()
+        except Exception:
+            log.exception("could not show the apology for question %s", question.id)

@@ -1,0 +1,75 @@
+"""The Bolt app: one ``AsyncApp`` with citebot's middleware and listeners registered by name."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from slack_bolt import BoltResponse
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
+from slack_bolt.middleware.async_middleware import AsyncMiddleware
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bots.settings.sections import SlackSettings
+
+from . import listeners
+from .feedback import ACTION_ID
+from .ports import ADAPTER, SlackAdapter
+
+#: Bolt copies a level onto the logger named after the app on every request;
+#: naming it "citebot" would freeze the whole citebot logger tree at that level
+BOLT_LOGGER = "citebot.slack.bolt"
+
+
+def _bolt_logger() -> logging.Logger:
+    logger = logging.getLogger(BOLT_LOGGER)
+    if not any(isinstance(f, _OwnClient) for f in logger.filters):
+        logger.addFilter(_OwnClient())
+    return logger
+
+
+class _OwnClient(logging.Filter):
+    """Bolt warns that SLACK_BOT_TOKEN "will be unused" next to a client: ours is built
+    from that same token, so the warning only alarms the operator."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+
+
+class AttachAdapter(AsyncMiddleware):
+    """Puts the adapter in every request's context, where the listeners find it."""
+
+    def __init__(self, adapter: SlackAdapter) -> None:
+        self.adapter = adapter
+
+    async def async_process(
+        self,
+        *,
+        req: AsyncBoltRequest,
+        resp: BoltResponse,
+        next: Callable[[], Awaitable[BoltResponse]],
+    ) -> BoltResponse | None:
+        req.context[ADAPTER] = self.adapter
+        return await next()
+
+
+def build_app(adapter: SlackAdapter, settings: SlackSettings, client: AsyncWebClient) -> AsyncApp:
+    http = settings.mode == "http"
+    secret = settings.signing_secret
+    app = AsyncApp(
+        client=client,
+        signing_secret=secret.get_secret_value() if secret else None,
+        request_verification_enabled=http,
+        process_before_response=False,
+        name=BOLT_LOGGER,
+        logger=_bolt_logger(),
+    )
+    app.use(AttachAdapter(adapter))
+    app.use(listeners.skip_redeliveries)
+    app.event("app_mention")(listeners.on_mention)
+    app.event("message")(listeners.on_message)
+    app.command(settings.slash_command)(listeners.on_slash)
+    app.action(ACTION_ID)(listeners.on_vote)
+    return app
