@@ -53,7 +53,7 @@ def build_llm(settings: LLMSettings) -> LLM | None:
 
 
 def _openai(settings: LLMSettings) -> LLM:
-    from llama_index.llms.openai import OpenAI
+    from connectors.providers.openai_compatible import CitebotOpenAI
 
     key = _secret(settings)
     # the openai client would only notice a missing key at the first question
@@ -61,12 +61,23 @@ def _openai(settings: LLMSettings) -> LLM:
         raise ConnectorError(
             "the openai LLM needs an API key: set CITEBOT_LLM__API_KEY or OPENAI_API_KEY"
         )
-    return OpenAI(
+    llm = CitebotOpenAI(
         api_key=key,
         api_base=settings.base_url,
+        structured=None if settings.structured == "auto" else settings.structured,
         additional_kwargs=_stream_usage(),
         **_common(settings),
     )
+    try:
+        # the context size comes from a table of OpenAI's models; an unknown name fails
+        # here, at start-up, instead of at the first question
+        llm.metadata  # noqa: B018
+    except ValueError:
+        raise ConnectorError(
+            f"unknown openai model {settings.model!r} (CITEBOT_LLM__MODEL); for another "
+            "server's model use CITEBOT_LLM__PROVIDER=openai_compatible"
+        ) from None
+    return llm
 
 
 def _openai_compatible(settings: LLMSettings) -> LLM:

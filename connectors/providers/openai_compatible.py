@@ -15,8 +15,11 @@ llama.cpp     yes          yes          named tool_choice falls back to auto
 LM Studio     yes          400          "required" returns an empty message
 ============  ===========  ===========  ==============================================
 
-so ``json_schema`` is the default here, and ``llm.structured`` overrides it. This
-module is imported only when the provider is in use (it loads the openai SDK).
+so ``json_schema`` is the default here, and ``llm.structured`` overrides it. For
+OpenAI itself LlamaIndex's own choice stands unless overridden (JSON schema for the
+models that support it, a forced tool call for the others), minus the bare
+``tool_choice`` it sends for models without function calling (o1-mini, for one).
+This module is imported only when a provider is in use (it loads the openai SDK).
 """
 
 from __future__ import annotations
@@ -25,33 +28,34 @@ from typing import Any, Literal
 
 from llama_index.core.prompts import PromptTemplate
 from llama_index.core.types import Model
+from llama_index.llms.openai import OpenAI
 from llama_index.llms.openai_like import OpenAILike
 
 StructuredMode = Literal["json_schema", "json_object", "tools", "prompt"]
 
 
-class CompatibleLLM(OpenAILike):
-    """An OpenAI-compatible server, asked for structured replies in one chosen way.
+class _StructuredCalls:
+    """How structured replies are asked for; shared by the two classes below.
 
     - ``json_schema``: ``response_format`` with the reply's JSON schema;
     - ``json_object``: ``response_format: json_object``, the schema in the prompt;
     - ``tools``: one forced tool call (``tools`` and ``tool_choice: required``);
-    - ``prompt``: the schema in the prompt, nothing else in the request.
+    - ``prompt``: the schema in the prompt, nothing else in the request;
+    - ``None``: LlamaIndex's own choice.
 
     Whatever the mode, ``tool_choice`` is never sent without ``tools``.
     """
 
-    structured: StructuredMode = "json_schema"
-
-    @classmethod
-    def class_name(cls) -> str:
-        return "CitebotCompatibleLLM"
+    structured: StructuredMode | None
 
     def _should_use_structure_outputs(self) -> bool:
+        if self.structured is None:
+            chosen: bool = super()._should_use_structure_outputs()  # type: ignore[misc]
+            return chosen
         return self.structured == "json_schema"
 
     def _get_model_kwargs(self, **kwargs: Any) -> dict[str, Any]:
-        request: dict[str, Any] = super()._get_model_kwargs(**kwargs)
+        request: dict[str, Any] = super()._get_model_kwargs(**kwargs)  # type: ignore[misc]
         if not request.get("tools"):
             request.pop("tool_choice", None)
             request.pop("parallel_tool_calls", None)
@@ -70,7 +74,7 @@ class CompatibleLLM(OpenAILike):
         llm_kwargs: dict[str, Any] | None = None,
         **prompt_args: Any,
     ) -> Model:
-        reply: Model = super().structured_predict(
+        reply: Model = super().structured_predict(  # type: ignore[misc]
             output_cls, prompt, llm_kwargs=self._structured_kwargs(llm_kwargs), **prompt_args
         )
         return reply
@@ -82,7 +86,27 @@ class CompatibleLLM(OpenAILike):
         llm_kwargs: dict[str, Any] | None = None,
         **prompt_args: Any,
     ) -> Model:
-        reply: Model = await super().astructured_predict(
+        reply: Model = await super().astructured_predict(  # type: ignore[misc]
             output_cls, prompt, llm_kwargs=self._structured_kwargs(llm_kwargs), **prompt_args
         )
         return reply
+
+
+class CompatibleLLM(_StructuredCalls, OpenAILike):
+    """An OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio…)."""
+
+    structured: StructuredMode | None = "json_schema"
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "CitebotCompatibleLLM"
+
+
+class CitebotOpenAI(_StructuredCalls, OpenAI):
+    """OpenAI's API."""
+
+    structured: StructuredMode | None = None
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "CitebotOpenAI"

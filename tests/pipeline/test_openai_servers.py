@@ -11,7 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
+from connectors.errors import ConnectorError
 from connectors.providers.llms import build_llm
 from connectors.providers.settings import LLMSettings
 from pipeline.graders import GRADE_PROMPT, Relevance
@@ -135,3 +137,29 @@ async def test_the_structured_setting_overrides_how_json_is_asked_for(
     assert ("tools" in body) == (mode == "tools")
     assert "response_format" in body or mode != "json_object"
     assert '"score"' in fake.requests[-1].prompt or mode == "tools"  # the schema, in words
+
+
+async def test_openai_models_without_function_calling_get_no_bare_tool_choice() -> None:
+    # LlamaIndex forces tool_choice for o1-mini without sending tools; OpenAI refuses that
+    with FakeOpenAI(server="openai") as openai:
+        openai.default = SCORE
+        llm = build_llm(
+            LLMSettings(
+                provider="openai",
+                base_url=openai.base_url,
+                api_key=SecretStr("sk-test"),
+                model="o1-mini",
+                max_retries=0,
+            )
+        )
+        assert llm is not None
+        reply = await llm.astructured_predict(Relevance, GRADE_PROMPT, question="q", passage="p")
+        body = openai.requests[-1].body
+
+    assert reply.score == 0.8
+    assert "tool_choice" not in body and openai.requests[-1].rejected is None
+
+
+def test_an_unknown_openai_model_is_refused_at_start_up() -> None:
+    with pytest.raises(ConnectorError, match=r"unknown openai model 'llama3'.*openai_compatible"):
+        build_llm(LLMSettings(provider="openai", api_key=SecretStr("sk-test"), model="llama3"))
