@@ -52,7 +52,7 @@ class LLMSettings(BaseModel):
     max_retries: int = Field(1, ge=0, le=10)
     """client retries per call, on top of the pipeline's own"""
     structured: Literal["auto", "json_schema", "json_object", "tools", "prompt"] = "auto"
-    """openai_compatible: how grading and the answer check ask for JSON. 'auto' = 'json_schema' (vLLM, Ollama, llama.cpp, LM Studio accept it); 'json_object' (not LM Studio); 'tools' (vLLM needs --enable-auto-tool-choice; Ollama ignores tool_choice); 'prompt' (the schema in the prompt only)"""
+    """how grading and the answer check ask the model for JSON. 'auto' = 'json_schema' for openai_compatible (vLLM, Ollama, llama.cpp, LM Studio accept it) and the model's own best for openai; 'json_object' (not LM Studio); 'tools' (vLLM needs --enable-auto-tool-choice; Ollama ignores tool_choice); 'prompt' (the schema in the prompt only)"""
 
     @field_validator("base_url")
     @classmethod
