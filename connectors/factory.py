@@ -16,7 +16,7 @@ __all__ = ["open_store"]
 
 def open_store(settings: StoreConfig) -> KnowledgeStore:
     """The store ``settings.store.kind`` names, checked against the data dir's format."""
-    embedding = build_embedding(settings.embeddings)
+    embedding = build_embedding(settings.embeddings, documents=True)
     kind = settings.store.kind
     DataDir(settings.data_dir).check(store=kind, embedding=embedding_id(embedding))
     if kind == "lancedb":

@@ -65,7 +65,7 @@ def test_build_embedding_any_llamaindex_class_with_options() -> None:
         ("nonexistent.module:Thing", "cannot import"),
         ("connectors.providers.embeddings:NotThere", "is not a LlamaIndex embedding"),
         ("collections:OrderedDict", "is not a LlamaIndex embedding"),
-        ("no-colon-here", "'minilm' nor 'module:Class'"),
+        ("no-colon-here", "'minilm-static' or 'module:Class'"),
     ],
 )
 def test_bad_provider_is_a_one_line_connector_error(provider: str, needle: str) -> None:

@@ -25,9 +25,16 @@ __all__ = [
 ]
 
 
-def build_embedding(settings: EmbeddingSettings) -> BaseEmbedding:
-    """``'minilm'`` or ``'package.module:Class'`` of any LlamaIndex embedding."""
+def build_embedding(settings: EmbeddingSettings, *, documents: bool = False) -> BaseEmbedding:
+    """``'minilm'``, ``'minilm-static'`` or ``'package.module:Class'`` of any LlamaIndex
+    embedding; with ``documents``, the one for the store's vectors (``settings.documents``)."""
+    if documents and settings.documents.strip():
+        settings = settings.model_copy(update={"provider": settings.documents})
     provider = settings.provider.strip()
+    if provider.lower() == "minilm-static":
+        from .static import StaticMiniLMEmbedding
+
+        return StaticMiniLMEmbedding(cache_dir=str(settings.cache_dir or ""))
     if provider.lower() == "minilm":
         options: dict[str, Any] = {
             "embed_batch_size": settings.batch_size,
@@ -40,7 +47,7 @@ def build_embedding(settings: EmbeddingSettings) -> BaseEmbedding:
     module_name, _, class_name = provider.partition(":")
     if not module_name or not class_name:
         raise ConnectorError(
-            f"embedding provider {provider!r} is neither 'minilm' nor 'module:Class' "
+            f"embedding provider {provider!r} is not 'minilm', 'minilm-static' or 'module:Class' "
             "[env CITEBOT_EMBEDDINGS__PROVIDER]"
         )
     try:
