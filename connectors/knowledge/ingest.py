@@ -334,6 +334,8 @@ class _Stages:
 
     def _embedder(self) -> None:
         embedding = self.ingestor.store.embedding
+        # a remote server takes many texts at once (batches times requests in flight)
+        group_chunks = max(self.GROUP_CHUNKS, int(getattr(embedding, "parallel_texts", 0)))
         group: list[_Prepared] = []
         try:
             while True:
@@ -346,7 +348,7 @@ class _Stages:
                 if isinstance(item, _Prepared):
                     group.append(item)
                     size = sum(len(p.chunks) for p in group)
-                    if size < self.GROUP_CHUNKS and not self.read.empty():
+                    if size < group_chunks and not self.read.empty():
                         continue
                     item = None
                 if group:

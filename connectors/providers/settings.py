@@ -17,7 +17,7 @@ class EmbeddingSettings(BaseModel):
     model_config = ConfigDict(use_attribute_docstrings=True)
 
     provider: str = "minilm"
-    """'minilm' (bundled, offline) or 'module:Class' of any LlamaIndex embedding"""
+    """'minilm' (bundled, offline), 'openai_compatible' (an embeddings server) or 'module:Class' of any LlamaIndex embedding"""
     documents: str = ""
     """the store's document vectors, if not the provider's: 'minilm-static' (distilled from
     MiniLM, ~10x faster ingest, weaker recall; grading still uses the provider)"""
@@ -31,6 +31,16 @@ class EmbeddingSettings(BaseModel):
     """minilm: int8 compute, built once from the bundled weights and cached (false: as shipped)"""
     cache_dir: Path | None = None
     """where built models are cached (default: $XDG_CACHE_HOME/citebot or ~/.cache/citebot)"""
+    base_url: str | None = None
+    """openai_compatible: the server's API base URL, e.g. http://tei:8080/v1"""
+    model: str = ""
+    """openai_compatible: the model name sent with each request"""
+    api_key: SecretStr | None = None
+    """openai_compatible: API key, if the server wants one (secret)"""
+    concurrency: int = Field(4, ge=1, le=64)
+    """openai_compatible: requests in flight at once, per process"""
+    timeout: float = Field(60.0, gt=0)
+    """openai_compatible: seconds per request"""
 
 
 class LLMSettings(BaseModel):

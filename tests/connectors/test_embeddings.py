@@ -65,7 +65,7 @@ def test_build_embedding_any_llamaindex_class_with_options() -> None:
         ("nonexistent.module:Thing", "cannot import"),
         ("connectors.providers.embeddings:NotThere", "is not a LlamaIndex embedding"),
         ("collections:OrderedDict", "is not a LlamaIndex embedding"),
-        ("no-colon-here", "'minilm-static' or 'module:Class'"),
+        ("no-colon-here", "'openai_compatible' or 'module:Class'"),
     ],
 )
 def test_bad_provider_is_a_one_line_connector_error(provider: str, needle: str) -> None:
@@ -83,3 +83,19 @@ def test_bad_options_are_a_one_line_connector_error() -> None:
                 options={"embed_dim": "not a number"},
             )
         )
+
+
+def test_two_tier_store_vectors_come_from_the_static_model() -> None:
+    from connectors.providers.embeddings.static import StaticMiniLMEmbedding
+
+    settings = EmbeddingSettings(documents="minilm-static")
+    store_side = build_embedding(settings, documents=True)
+    assert isinstance(store_side, StaticMiniLMEmbedding)
+    assert isinstance(build_embedding(settings), MiniLMEmbedding)  # grading keeps MiniLM
+    vectors = np.array(
+        store_side.get_text_embedding_batch(
+            ["Refunds reach the original card.", "refund to the card", "Deploy with the CLI."]
+        )
+    )
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]

@@ -31,6 +31,8 @@ def build_embedding(settings: EmbeddingSettings, *, documents: bool = False) -> 
     if documents and settings.documents.strip():
         settings = settings.model_copy(update={"provider": settings.documents})
     provider = settings.provider.strip()
+    if provider.lower() == "openai_compatible":
+        return _remote(settings)
     if provider.lower() == "minilm-static":
         from .static import StaticMiniLMEmbedding
 
@@ -47,7 +49,7 @@ def build_embedding(settings: EmbeddingSettings, *, documents: bool = False) -> 
     module_name, _, class_name = provider.partition(":")
     if not module_name or not class_name:
         raise ConnectorError(
-            f"embedding provider {provider!r} is not 'minilm', 'minilm-static' or 'module:Class' "
+            f"embedding provider {provider!r} is not 'minilm', 'minilm-static', 'openai_compatible' or 'module:Class' "
             "[env CITEBOT_EMBEDDINGS__PROVIDER]"
         )
     try:
@@ -69,6 +71,29 @@ def build_embedding(settings: EmbeddingSettings, *, documents: bool = False) -> 
         raise ConnectorError(
             f"embedding provider {provider!r}: bad options ({one_line(exc)})"
         ) from None
+
+
+def _remote(settings: EmbeddingSettings) -> BaseEmbedding:
+    from .remote import RemoteEmbedding
+
+    if not settings.base_url:
+        raise ConnectorError(
+            "embeddings.provider is 'openai_compatible' but embeddings.base_url is not set "
+            "[env CITEBOT_EMBEDDINGS__BASE_URL]"
+        )
+    if not settings.model.strip():
+        raise ConnectorError(
+            "embeddings.provider is 'openai_compatible' but embeddings.model is not set "
+            "[env CITEBOT_EMBEDDINGS__MODEL]"
+        )
+    return RemoteEmbedding(
+        model_name=settings.model,
+        base_url=settings.base_url,
+        api_key=settings.api_key,
+        batch_size=settings.batch_size,
+        concurrency=settings.concurrency,
+        timeout=settings.timeout,
+    )
 
 
 def embedding_id(embedding: BaseEmbedding) -> str:

@@ -114,7 +114,8 @@ def distil(dimensions: int = DIMENSION) -> np.ndarray:
     _, _, components = np.linalg.svd(vectors, full_matrices=False)
     reduced = vectors @ components[:dimensions].T
     reduced *= np.log1p(np.arange(vocab_size, dtype=np.float64))[:, None]
-    return reduced.astype(np.float16)
+    table: np.ndarray = reduced.astype(np.float16)
+    return table
 
 
 class StaticMiniLMEmbedding(BaseEmbedding):
