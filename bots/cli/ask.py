@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from bots.cli import cli, fail, friendly, settings_from
-from bots.cli.loading import load_runtime
+from bots.cli.loading import LOADING, load_runtime, spinner
 from bots.cli.previews import PREVIEW_STYLES, preview
 
 if TYPE_CHECKING:
@@ -80,25 +80,20 @@ def citation_style(runtime: Runtime, name: str) -> CitationStyle:
     return style
 
 
-def nothing_ingested(ctx: click.Context) -> bool:
-    """Whether the knowledge base is empty; says what to do about it."""
-    from connectors.knowledge.store import Manifest
-
+def nothing_ingested(ctx: click.Context) -> str | None:
+    """What to do about an empty knowledge base, or None when it holds something."""
     settings = settings_from(ctx)
     manifest_file = settings.data_dir / "manifest.sqlite"
     if manifest_file.exists():
+        from connectors.knowledge.store import Manifest
+
         with Manifest(settings.data_dir, settings.store.kind) as manifest:
             if manifest.total_chunks():
-                return False
-    hint = (
+                return None
+    return (
         f"nothing ingested yet into {settings.data_dir}: run citebot ingest PATH_OR_URL "
         "(or citebot demo for the bundled samples)"
     )
-    if settings.web.enabled and settings.web.tavily_api_key is not None:
-        click.echo(f"citebot: {hint}; answering from the web alone", err=True)
-        return False
-    fail(hint)
-    return True
 
 
 @cli.command("ask")
@@ -126,8 +121,14 @@ def ask_command(
     text = " ".join(question).strip()
     if not text:
         fail("the question is empty; ask something, e.g. citebot ask 'How do I rotate a key?'", 2)
+    with spinner(LOADING):
+        empty = nothing_ingested(ctx)
+    if empty is not None:
+        settings = settings_from(ctx)
+        if not (settings.web.enabled and settings.web.tavily_api_key is not None):
+            fail(empty)
+        click.echo(f"citebot: {empty}; answering from the web alone", err=True)
     runtime = load_runtime(ctx)
-    nothing_ingested(ctx)
     from pipeline.question import Question
 
     previewing = style in PREVIEW_STYLES and not as_json

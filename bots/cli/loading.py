@@ -52,20 +52,24 @@ def spinner(text: str, stream: IO[str] | None = None) -> Iterator[None]:
         thread.join()
 
 
-def _warm_model(settings: Settings) -> None:
-    """Load the bundled embedding model; onnxruntime does it without holding the GIL,
-    so it overlaps the imports the main thread is still doing."""
+def start_warming(settings: Settings) -> threading.Thread | None:
+    """Start loading the bundled embedding model beside whatever the caller does next.
+
+    onnxruntime builds the session without holding the GIL, so it overlaps the
+    imports the caller is still doing. The model's module is imported here, in the
+    caller's thread, so that two threads never import the same modules at once.
+    """
     if settings.embeddings.provider.strip().lower() != "minilm":
-        return
-    with contextlib.suppress(Exception):  # the main thread reports any failure itself
-        from connectors.providers.embeddings.minilm import MiniLMEmbedding
+        return None
+    from connectors.providers.embeddings.minilm import MiniLMEmbedding
 
-        MiniLMEmbedding(threads=settings.embeddings.threads).load()
+    model = MiniLMEmbedding(threads=settings.embeddings.threads)
 
+    def load() -> None:
+        with contextlib.suppress(Exception):  # building the pipeline reports any failure
+            model.load()
 
-def start_warming(settings: Settings) -> threading.Thread:
-    """Start loading the embedding model beside whatever the caller does next."""
-    warm = threading.Thread(target=_warm_model, args=(settings,), name="citebot-warm", daemon=True)
+    warm = threading.Thread(target=load, name="citebot-warm", daemon=True)
     warm.start()
     return warm
 
@@ -84,6 +88,7 @@ def load_runtime(ctx: click.Context, text: str = LOADING) -> Runtime:
         from bots.app import build_runtime
 
         runtime = build_runtime(settings)
-        warm.join()
+        if warm is not None:
+            warm.join()
     obj["runtime"] = runtime
     return runtime
