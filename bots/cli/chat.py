@@ -38,9 +38,9 @@ def chat_command(ctx: click.Context) -> None:
     """A conversation in the terminal, with follow-ups and /commands."""
     import asyncio
 
+    runtime = load_runtime(ctx)
     from bots.platforms.console import repl
 
-    runtime = load_runtime(ctx)
     settings = settings_from(ctx)
     history = settings.data_dir / HISTORY_FILE
     with line_editing(history):
