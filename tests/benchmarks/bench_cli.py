@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import os
 import pty
+import resource
 import select
 import statistics
 import subprocess
@@ -48,6 +49,9 @@ ASK_TARGET = 2.0  # seconds, median, with bytecode (issue 17)
 class Timings:
     label: str
     seconds: list[float] = field(default_factory=list)
+    #: CPU seconds (user + system) of the child, where measured: steadier than wall on a
+    #: machine others share
+    cpu: list[float] = field(default_factory=list)
 
     @property
     def median(self) -> float:
@@ -61,6 +65,11 @@ class Timings:
         )
         if baseline is not None:
             text += f"  ratio {self.median / baseline.median:5.2f}x of {baseline.label}"
+        if self.cpu:
+            text += f"\n{'':44s} cpu median {statistics.median(self.cpu):6.3f} s"
+            if baseline is not None and baseline.cpu:
+                ratio = statistics.median(self.cpu) / statistics.median(baseline.cpu)
+                text += f"  cpu ratio {ratio:5.2f}x"
         return text
 
 
@@ -90,10 +99,18 @@ def citebot(tree: Path, *args: str) -> list[str]:
     return [python_of(tree), "-c", "from bots.cli import main; main()", *args]
 
 
+#: CPU seconds of the last ``timed`` child
+LAST_CPU: list[float] = [0.0]
+
+
 def timed(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(argv, env=env, cwd=cwd, check=True, capture_output=True)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    LAST_CPU[0] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall
 
 
 def first_output(argv: list[str], env: dict[str, str], cwd: Path, keys: str = "") -> float:
@@ -151,7 +168,10 @@ def interleave(rounds: int, runs: dict[str, Callable[[], float]]) -> dict[str, T
     results = {name: Timings(name) for name in runs}
     for _ in range(rounds):
         for name, run in runs.items():
+            LAST_CPU[0] = -1.0
             results[name].seconds.append(run())
+            if LAST_CPU[0] >= 0:
+                results[name].cpu.append(LAST_CPU[0])
     return results
 
 

@@ -84,6 +84,7 @@ def llm() -> Iterator[FakeOpenAI]:
         yield server
 
 
+@pytest.mark.timeout(300)  # two processes load the model; a busy machine takes its time
 def test_chat_streams_runs_plugin_commands_and_ctrl_c_stops_one_answer(
     tmp_path: Path, llm: FakeOpenAI
 ) -> None:
