@@ -41,11 +41,10 @@ class Terminal:
     def expect(self, text: str, timeout: float = DEADLINE) -> str:
         """Read until ``text`` appears; returns what was read up to and including it."""
         end = time.monotonic() + timeout
-        start = len(self.seen)
-        while text not in self.seen[start:]:
+        while text not in self.seen:
             left = end - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"never saw {text!r}; the screen shows:\n{self.seen[-2000:]}")
+                raise AssertionError(f"never saw {text!r}; the screen shows: {self.seen[-2000:]!r}")
             ready, _, _ = select.select([self.fd], [], [], left)
             if ready:
                 try:
@@ -55,7 +54,7 @@ class Terminal:
                 if not chunk:
                     raise AssertionError(f"exited before {text!r}:\n{self.seen[-2000:]}")
                 self.seen += chunk.decode("utf-8", "replace")
-        found = self.seen.index(text, start) + len(text)
+        found = self.seen.index(text) + len(text)
         shown, self.seen = self.seen[:found], self.seen[found:]
         return shown
 
