@@ -52,6 +52,24 @@ class Message:
     streaming: bool = False
     edits: int = 0
 
+    @property
+    def visible_text(self) -> str:
+        """What a reader sees: the text (or the streamed markdown) and every block's text."""
+        parts = [self.markdown or self.text]
+        parts += _texts(self.blocks)
+        return "\n".join(p for p in parts if p)
+
+
+def _texts(node: Any) -> list[str]:
+    if isinstance(node, list):
+        return [t for item in node for t in _texts(item)]
+    if isinstance(node, dict):
+        found = [node["text"]] if isinstance(node.get("text"), str) else []
+        return found + [
+            t for value in node.values() if not isinstance(value, str) for t in _texts(value)
+        ]
+    return []
+
 
 class FakeSlack:
     def __init__(self) -> None:
