@@ -9,7 +9,7 @@ question or one command may use.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -21,7 +21,6 @@ from bots.settings import Settings
 from pipeline.question import Place
 
 if TYPE_CHECKING:
-    from bots.plugins.commands import ChatCommand
     from connectors.knowledge.store.manifest import Entry
 
 
@@ -40,8 +39,20 @@ class FeedbackReader(Protocol):
     def stats(self, *, platform: str | None = None) -> VoteCounts: ...
 
 
+class CommandInfo(Protocol):
+    """A registered command as ``/help`` shows it (``bots.plugins.ChatCommand``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+    def usage(self, prefix: str = "/") -> str: ...
+
+
 class CommandSource(Protocol):
-    def commands(self) -> list[ChatCommand]: ...
+    def commands(self) -> Sequence[CommandInfo]: ...
 
 
 class RuntimeView(Protocol):
@@ -71,7 +82,7 @@ class PluginContext:
     scope: tuple[str, ...] | None
     settings: Settings
     options: Mapping[str, Any] = field(default_factory=dict)
-    commands: tuple[ChatCommand, ...] = ()
+    commands: tuple[CommandInfo, ...] = ()
     feedback: FeedbackReader | None = None
 
     @property
