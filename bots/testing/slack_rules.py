@@ -92,9 +92,11 @@ def rejected(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
     if method not in METHODS:
         return error("unknown_method", req_method=method)
     for name in METHODS[method]:
-        if params.get(name) in (None, ""):
-            if name in ("channel", "channel_id"):
-                return error("channel_not_found")
+        value = params.get(name)
+        if name in ("channel", "channel_id") and not value:
+            return error("channel_not_found")
+        # an empty string is an argument (``status=""`` clears an assistant thread's status)
+        if value is None:
             return error("invalid_arguments", f"[ERROR] missing required field: {name}")
     if method in NEEDS_CONTENT and not any(
         params.get(k) for k in ("text", "blocks", "attachments", "markdown_text")

@@ -50,6 +50,9 @@ async def test_missing_arguments_are_refused(client: tuple[FakeSlack, AsyncWebCl
     body = await refused(slack.api_call("chat.update", json={"channel": "C1", "text": "x"}))
     assert body["error"] == "invalid_arguments"
     assert (await slack.chat_postMessage(channel="C1", text="fine"))["ok"]
+    # an empty status is an argument: it clears the thread's status
+    cleared = await slack.assistant_threads_setStatus(channel_id="D1", thread_ts="1.0", status="")
+    assert cleared["ok"]
 
 
 async def test_blocks_over_slacks_limits_are_refused(
