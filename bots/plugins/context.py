@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -51,6 +51,7 @@ class CommandInfo(Protocol):
     def usage(self, prefix: str = "/") -> str: ...
 
 
+@runtime_checkable
 class CommandSource(Protocol):
     def commands(self) -> Sequence[CommandInfo]: ...
 
@@ -65,7 +66,7 @@ class RuntimeView(Protocol):
     def feedback(self) -> Any: ...
 
     @property
-    def plugins(self) -> CommandSource | None: ...
+    def plugins(self) -> object: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +114,7 @@ def plugin_context(
         settings, feedback, host = Settings.model_construct(), None, None
     else:
         settings, feedback, host = runtime.settings, runtime.feedback, runtime.plugins
-    commands = tuple(host.commands()) if host is not None else ()
+    commands = tuple(host.commands()) if isinstance(host, CommandSource) else ()
     return PluginContext(
         place=place,
         user=user,
