@@ -1,4 +1,4 @@
-"""Shared fixtures. Platform- and service-specific fakes live in tests/fakes/."""
+"""Shared fixtures. Slack and Discord fakes live in bots/testing/, other services in tests/fakes/."""
 
 from __future__ import annotations
 

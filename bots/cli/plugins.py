@@ -6,12 +6,13 @@ import json
 import logging
 import sys
 from collections.abc import AsyncIterable, Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
 import click
 
-from bots.cli import cli, friendly, settings_from
+from bots.cli import cli, fail, friendly, settings_from
 from bots.cli.ingest import SOURCE_RESOLVERS, SourceSpec
 from connectors.errors import ConnectorError, SourceNotFound
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 PLUGIN_SOURCE = "plugin:"
 
 
-@cli.command("plugins")
+@cli.group("plugins", invoke_without_command=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option(
     "--check", is_flag=True, help="Exit with status 1 if a plugin is broken or has problems."
@@ -30,7 +31,12 @@ PLUGIN_SOURCE = "plugin:"
 @click.pass_context
 @friendly
 def plugins_command(ctx: click.Context, as_json: bool, check: bool) -> None:
-    """List the installed plugins, their hooks and what they register."""
+    """List the installed plugins, their hooks and what they register.
+
+    `citebot plugins new NAME` starts a new plugin package.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
     from bots.plugins.manager import PluginHost
 
     settings = settings_from(ctx)
@@ -54,6 +60,31 @@ def plugins_command(ctx: click.Context, as_json: bool, check: bool) -> None:
         click.echo("\n(run `citebot -v plugins` to see the tracebacks)", err=True)
     if check and troubled:
         sys.exit(1)
+
+
+@plugins_command.command("new")
+@click.argument("name")
+@click.option(
+    "--dir",
+    "parent",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Where to create the package.",
+)
+@friendly
+def new_plugin(name: str, parent: Path) -> None:
+    """Start a plugin package: entry point, one command, one hook and a test."""
+    from bots.plugins.scaffold import ScaffoldError, scaffold
+
+    try:
+        root = scaffold(name, parent)
+    except ScaffoldError as exc:
+        fail(str(exc), 2)
+        return
+    click.echo(f"Created {root}/ (the citebot-{name} package).")
+    click.echo(f"Test it:    cd {root} && uv run pytest")
+    click.echo(f"Use it:     uv pip install -e {root}   (then: citebot plugins)")
 
 
 def _show(info: PluginInfo) -> None:

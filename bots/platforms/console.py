@@ -16,7 +16,8 @@ from collections.abc import Callable
 
 from bots.core.runtime import Runtime
 from bots.platforms.base import Responder
-from bots.plugins.commands import CommandContext, OptionError, find, invoke, parse_options
+from bots.plugins.commands import OptionError, find, invoke, parse_options
+from bots.plugins.context import plugin_context
 from bots.plugins.manager import commands_of
 from citations.model import CitedAnswer
 from citations.render import render_text
@@ -95,9 +96,9 @@ class Conversation:
         except OptionError as exc:
             out(f"{exc}\n")
             return
-        context = CommandContext(
-            runtime=self.runtime,
-            place=self.place,
+        context = plugin_context(
+            self.runtime,
+            self.place,
             user="console",
             options=options,
             scope=self.runtime.scope_for(self.place),

@@ -5,12 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bots.plugins.commands import ChatCommand, CommandContext, CommandOption, CommandReply
+from bots.plugins.commands import ChatCommand, CommandOption, CommandReply
+from bots.plugins.context import PluginContext
 from bots.plugins.hookspecs import hookimpl
-from bots.plugins.manager import commands_of
 from citations.model import CitedAnswer
 from citations.render import CitationStyle, render_html, render_markdown, render_text
 from connectors.errors import ConnectorError
@@ -21,36 +20,22 @@ if TYPE_CHECKING:
 log = logging.getLogger("citebot.plugins.builtin")
 
 
-def command_prefix(context: CommandContext) -> str:
-    """How a user types a command here: ``/ask NAME`` on Slack, ``/NAME`` on Discord."""
-    if context.place.platform == "slack":
-        return f"{context.runtime.settings.slack.slash_command} "
-    return "/"
-
-
-async def show_help(context: CommandContext) -> CommandReply:
-    prefix = command_prefix(context)
+async def show_help(context: PluginContext) -> CommandReply:
+    prefix = context.command_prefix
     lines = ["Commands:"]
-    for command in commands_of(context.runtime.plugins):
+    for command in context.commands:
         lines.append(f"• `{command.usage(prefix)}`: {command.description}")
-    ask = (
-        f"{context.runtime.settings.slack.slash_command} <question>"
-        if prefix != "/"
-        else "/ask <question>"
-    )
+    ask = f"{prefix}<question>" if prefix != "/" else "/ask <question>"
     lines.append(f"To ask a question, mention me, send me a direct message, or use `{ask}`.")
     return CommandReply("\n".join(lines))
 
 
-async def show_sources(context: CommandContext) -> CommandReply:
+async def show_sources(context: PluginContext) -> CommandReply:
     where = "this channel" if context.place.channel else "here"
     if context.scope is not None and not context.scope:
         return CommandReply(f"No knowledge collections are open to {where}.")
-    settings = context.runtime.settings
     try:
-        entries = await asyncio.to_thread(
-            _ingested, settings.data_dir, settings.store.kind, context.scope
-        )
+        entries = await context.sources()
     except Exception as exc:  # a ConnectorError says what is wrong in one line
         log.exception("listing sources failed")
         detail = str(exc) if isinstance(exc, ConnectorError) else type(exc).__name__
@@ -80,21 +65,8 @@ async def show_sources(context: CommandContext) -> CommandReply:
     return CommandReply("\n".join(lines))
 
 
-def _ingested(data_dir: Path, store: str, scope: tuple[str, ...] | None) -> list[Entry]:
-    """What ingestion recorded, without opening the store (and loading the embedder)."""
-    # imported here: the store package pulls in LlamaIndex, too slow for every plugin load
-    from connectors.knowledge.store.manifest import FILE as MANIFEST_FILE
-    from connectors.knowledge.store.manifest import Manifest
-
-    if not (Path(data_dir) / MANIFEST_FILE).exists():
-        return []
-    with Manifest(data_dir, store) as manifest:
-        entries = manifest.entries()
-    return [e for e in entries if not e.pending and (scope is None or e.collection in scope)]
-
-
-async def show_feedback_stats(context: CommandContext) -> CommandReply:
-    store = context.runtime.feedback
+async def show_feedback_stats(context: PluginContext) -> CommandReply:
+    store = context.feedback
     if store is None:
         return CommandReply("Feedback is not recorded on this bot.")
     try:
@@ -142,11 +114,15 @@ class _Style:
         return self._render(answer)
 
 
-@hookimpl
-def register_citation_styles() -> list[CitationStyle]:
-    """The console styles; plugins add their own the same way (``citebot ask --style NAME``)."""
+def default_styles() -> list[CitationStyle]:
     return [
         _Style("text", render_text),
         _Style("markdown", render_markdown),
         _Style("html", render_html),
     ]
+
+
+@hookimpl
+def register_citation_styles() -> list[CitationStyle]:
+    """The console styles; plugins add their own the same way (``citebot ask --style NAME``)."""
+    return default_styles()

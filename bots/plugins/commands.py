@@ -19,8 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from bots.core.runtime import Runtime
-    from pipeline.question import Place
+    from bots.plugins.context import PluginContext
 
 OptionType = Literal["str", "int", "float", "bool"]
 
@@ -36,23 +35,12 @@ class CommandOption:
 
 
 @dataclass(frozen=True, slots=True)
-class CommandContext:
-    """Everything a command handler may look at; the same on every platform."""
-
-    runtime: Runtime
-    place: Place
-    user: str
-    options: dict[str, Any]
-    scope: tuple[str, ...] | None
-
-
-@dataclass(frozen=True, slots=True)
 class CommandReply:
     text: str
     ephemeral: bool = True
 
 
-CommandHandler = Callable[[CommandContext], Awaitable[CommandReply]]
+CommandHandler = Callable[["PluginContext"], Awaitable[CommandReply]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,12 +239,12 @@ def _split_named(word: str) -> tuple[str, str, str]:
     return word, "", ""
 
 
-async def invoke(command: ChatCommand, context: CommandContext) -> CommandReply:
+async def invoke(command: ChatCommand, context: PluginContext) -> CommandReply:
     """Run a command's handler; never raises, so adapters can always answer the user.
 
     A handler gets ``settings.plugins.command_timeout`` seconds.
     """
-    timeout = _command_timeout(context)
+    timeout = context.settings.plugins.command_timeout
     try:
         # adapters parse differently; the handler always sees checked options with defaults
         context = replace(context, options=coerce_options(command, context.options))
@@ -282,10 +270,3 @@ async def invoke(command: ChatCommand, context: CommandContext) -> CommandReply:
         return CommandReply(result)
     log.error("command /%s returned %r, not a CommandReply", command.name, type(result).__name__)
     return CommandReply(f"Sorry, /{command.name} failed. The error was logged for the operators.")
-
-
-def _command_timeout(context: CommandContext) -> float:
-    try:
-        return float(context.runtime.settings.plugins.command_timeout)
-    except AttributeError:  # a runtime without settings, as in a unit test
-        return 30.0

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from bots.core.runtime import Runtime
     from bots.plugins.commands import ChatCommand
+    from bots.plugins.context import PluginContext
     from bots.plugins.refusal import Refusal
     from citations.render.style import CitationStyle
     from connectors.knowledge.documents import Document
@@ -59,9 +59,9 @@ def register_citation_styles() -> Sequence[CitationStyle] | None:
 
 
 @hookspec
-def before_question(question: Question, runtime: Runtime) -> Question | Refusal | None:
+def before_question(question: Question, context: PluginContext) -> Question | Refusal | None:
     """Rewrite the question (return a new ``Question``), refuse it (return a ``Refusal``)
-    or let it through (return ``None``).
+    or let it through (return ``None``). ``context`` says where it was asked and by whom.
 
     Rewrites chain: the next plugin sees the rewritten question. The first
     refusal wins and the question never reaches the pipeline. A rewrite keeps
@@ -71,7 +71,8 @@ def before_question(question: Question, runtime: Runtime) -> Question | Refusal 
 
 
 @hookspec
-def after_answer(question: Question, done: Done, runtime: Runtime) -> Done | None:
-    """See every final answer: annotate it (return a new ``Done``), log it, or
-    escalate it to a human (return ``None``). Annotations chain like rewrites.
+def after_answer(question: Question, done: Done, context: PluginContext) -> Done | None:
+    """See every final answer: annotate it (return a new ``Done``, for example with
+    ``add_note``), log it, or hand it to a human (return ``None``). Annotations chain
+    like rewrites. Only say that a question was handed on once it really was.
     """

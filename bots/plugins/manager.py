@@ -26,8 +26,11 @@ import pluggy
 from pluggy import HookImpl
 
 from bots.plugins import hookspecs
+from bots.plugins.builtin import default_styles
 from bots.plugins.commands import ChatCommand, problems
+from bots.plugins.context import PluginContext, plugin_context
 from bots.plugins.refusal import Refusal
+from bots.settings import Settings
 from bots.settings.sections import PluginSettings
 from citations.render.style import CitationStyle
 from pipeline.events import Done
@@ -35,7 +38,7 @@ from pipeline.question import Question
 
 if TYPE_CHECKING:
     from bots.core.ports import PluginHooks
-    from bots.core.runtime import Runtime
+    from bots.plugins.context import RuntimeView
 
 __all__ = ["PluginHost", "PluginInfo", "commands_of"]
 
@@ -48,12 +51,6 @@ Status = Literal["loaded", "disabled", "broken"]
 LoadedFrom = Literal["built in", "entry point", "settings", "code"]
 
 _FAILED = object()
-_REGISTRATION_HOOKS = (
-    "register_commands",
-    "register_connectors",
-    "register_graders",
-    "register_citation_styles",
-)
 
 
 @dataclass(slots=True)
@@ -327,20 +324,31 @@ class PluginHost:
                     else:
                         found[name] = style
                         self._provide(plugin, "citation_styles", name)
+            for style in default_styles():  # plain text works even with every plugin off
+                found.setdefault(style.name, style)
             self._cache["citation_styles"] = found
         styles: dict[str, CitationStyle] = self._cache["citation_styles"]
         return dict(styles)
 
     # -- events --------------------------------------------------------------
 
+    def _context(self, question: Question, runtime: RuntimeView | None) -> PluginContext:
+        if runtime is None or runtime.plugins is not self:
+            runtime = _Alone(self, runtime)
+        return plugin_context(runtime, question.place, user=question.asker, scope=question.scope)
+
     async def before_question(
-        self, question: Question, *, runtime: Runtime | None = None
+        self, question: Question, *, runtime: RuntimeView | None = None
     ) -> Question | Refusal:
-        """The question as the plugins rewrote it, or the first refusal. Never raises."""
+        """The question as the plugins rewrote it, or the first refusal. Never raises.
+
+        Hooks get a :class:`PluginContext` cut from ``runtime``, never the runtime itself.
+        """
         current = question
+        context = self._context(question, runtime)
         for impl in self._impls("before_question", call_order=True):
             outcome = await self._call(
-                impl, "before_question", {"question": current, "runtime": runtime}
+                impl, "before_question", {"question": current, "context": context}
             )
             if outcome is _FAILED or outcome is None:
                 continue
@@ -367,13 +375,14 @@ class PluginHost:
         return current
 
     async def after_answer(
-        self, question: Question, done: Done, *, runtime: Runtime | None = None
+        self, question: Question, done: Done, *, runtime: RuntimeView | None = None
     ) -> Done:
         """The final answer as the plugins annotated it. Never raises."""
         current = done
+        context = self._context(question, runtime)
         for impl in self._impls("after_answer", call_order=True):
             outcome = await self._call(
-                impl, "after_answer", {"question": question, "done": current, "runtime": runtime}
+                impl, "after_answer", {"question": question, "done": current, "context": context}
             )
             if outcome is _FAILED or outcome is None:
                 continue
@@ -399,6 +408,23 @@ class PluginHost:
 
     def plugin(self, name: str) -> object | None:
         return self._pm.get_plugin(name)
+
+
+@dataclass(slots=True)
+class _Alone:
+    """The runtime a context is cut from when the host is called without one (or with a
+    runtime around another host): commands come from this host."""
+
+    plugins: PluginHost
+    runtime: RuntimeView | None
+
+    @property
+    def settings(self) -> Settings:
+        return self.runtime.settings if self.runtime is not None else Settings.model_construct()
+
+    @property
+    def feedback(self) -> Any:
+        return self.runtime.feedback if self.runtime is not None else None
 
 
 def _kept_in_place(before: Question, after: Question, plugin: str) -> Question:

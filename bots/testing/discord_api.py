@@ -12,7 +12,9 @@ Point a client at it with ``CITEBOT_DISCORD__API_URL=fake.api_url`` and
 Like real Discord, it dispatches MESSAGE_CREATE for the bot's own messages and
 THREAD_CREATE when a thread is started, returns history newest first, and
 rejects webhook calls once an interaction token has expired (401, code 50027).
-It does not model rate limits, permissions or MESSAGE_CONTENT stripping.
+Like real Discord it refuses messages over its limits (``discord_rules``: 400, code
+50035 "Invalid Form Body") and answers unknown routes with 404; ``rejected`` lists
+the refusals. It does not model rate limits, permissions or MESSAGE_CONTENT stripping.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
 from aiohttp import WSMsgType, web
+
+from bots.testing import discord_rules
 
 T = TypeVar("T")
 
@@ -83,6 +87,31 @@ def _json(obj: Any, status: int = 200) -> web.Response:
     )
 
 
+def _not_found() -> web.Response:
+    return _json({"message": "404: Not Found", "code": 0}, status=404)
+
+
+def _refused(method: str, path: str, body: Any) -> discord_rules.Error | None:
+    """Discord's answer to a message payload over its limits, on every route that sends one."""
+    if not isinstance(body, dict):
+        return None
+    parts = path.strip("/").split("/")
+    if parts[0] == "channels" and parts[2:3] == ["messages"]:
+        if method == "POST" and len(parts) == 3:
+            return discord_rules.rejected(body, creating=True)
+        if method == "PATCH" and len(parts) == 4:
+            return discord_rules.rejected(body, creating=False)
+    if parts[0] == "interactions" and parts[-1] == "callback" and body.get("type") in (4, 7):
+        data = body.get("data") or {}
+        return discord_rules.rejected(data, creating=body["type"] == 4, prefix=("data",))
+    if parts[0] == "webhooks":
+        if method == "POST" and len(parts) == 3:
+            return discord_rules.rejected(body, creating=True)
+        if method == "PATCH" and parts[3:4] == ["messages"]:
+            return discord_rules.rejected(body, creating=False)
+    return None
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -114,6 +143,8 @@ class Interaction:
 class FakeDiscord:
     def __init__(self) -> None:
         self.calls: list[Call] = []
+        #: (method, path, error JSON) of every request refused as the real Discord would
+        self.rejected: list[tuple[str, str, dict[str, Any]]] = []
         self.messages: dict[str, list[dict[str, Any]]] = {}
         self.channels: dict[str, dict[str, Any]] = {}
         self.interactions: dict[str, Interaction] = {}
@@ -463,6 +494,11 @@ class FakeDiscord:
                 and request.headers.get("Authorization") != f"Bot {self.valid_token}"
             ):
                 return _json({"message": "401: Unauthorized", "code": 0}, status=401)
+            refused = _refused(request.method, path, body)
+            if refused is not None:
+                status, error = refused
+                self.rejected.append((request.method, path, error))
+                return _json(error, status=status)
             response = await self._route(request.method, path, body or {}, request.query)
         finally:
             await self._notify()
@@ -505,14 +541,14 @@ class FakeDiscord:
             return await self._callback(parts[2], body)
         if parts[0] == "webhooks":
             return self._webhook(method, parts, body)
-        return _json({"message": f"unhandled {method} {path}", "code": 0}, status=404)
+        return _not_found()
 
     async def _channels(
         self, method: str, parts: list[str], body: dict[str, Any], query: Any
     ) -> web.Response:
         cid = parts[1]
         if parts[2:3] != ["messages"]:
-            return _json({"message": "unknown channel route", "code": 0}, status=404)
+            return _not_found()
         if method == "POST" and len(parts) == 3:
             extra: dict[str, Any] = {
                 k: body[k] for k in ("embeds", "components", "flags") if k in body
@@ -630,4 +666,4 @@ class FakeDiscord:
             m = self.get_message(parts[4])
             m.update(fields)
             return _json(m)
-        return _json({"message": "unknown webhook route", "code": 0}, status=404)
+        return _not_found()

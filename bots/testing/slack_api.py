@@ -3,7 +3,8 @@
 It speaks the real wire protocol on 127.0.0.1, so the real ``slack_sdk``
 ``AsyncWebClient`` and Bolt run against it unchanged: form, JSON and query
 parameters in, ``{"ok": ...}`` JSON out, ``429`` with ``Retry-After`` when told
-to rate-limit. Messages are kept with their text, blocks and streamed markdown
+to rate-limit. It refuses what Slack refuses (``slack_rules``): unknown methods,
+missing arguments, blocks and text over Slack's limits; ``rejected`` lists them. Messages are kept with their text, blocks and streamed markdown
 so tests can assert what a user would finally see.
 
     fake = FakeSlack()
@@ -25,6 +26,9 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from aiohttp import WSMsgType, web
+
+from bots.testing import slack_rules
+from bots.testing.slack_rules import block_texts
 
 TEAM = "T111"
 BOT_USER = "UBOT"
@@ -52,6 +56,13 @@ class Message:
     streaming: bool = False
     edits: int = 0
 
+    @property
+    def visible_text(self) -> str:
+        """What a reader sees: the text (or the streamed markdown) and every block's text."""
+        parts = [self.markdown or self.text]
+        parts += block_texts(self.blocks)
+        return "\n".join(p for p in parts if p)
+
 
 class FakeSlack:
     def __init__(self) -> None:
@@ -60,6 +71,8 @@ class FakeSlack:
         #: (channel, thread_ts) → messages conversations.replies returns, oldest first
         self.threads: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self._errors: dict[str, list[str]] = {}
+        #: (method, error) of every call refused as the real Slack would refuse it
+        self.rejected: list[tuple[str, str]] = []
         self._limits: dict[str, list[int]] = {}
         self._changed = asyncio.Condition()
         self._ts = 1_700_000_000.0
@@ -200,7 +213,18 @@ class FakeSlack:
         errors = self._errors.get(method)
         if errors:
             return web.json_response({"ok": False, "error": errors.pop(0)})
+        refused = slack_rules.rejected(method, params)
+        if refused is not None:
+            self.rejected.append((method, refused["error"]))
+            async with self._changed:
+                self._changed.notify_all()
+            return web.json_response(refused)
+        warned = slack_rules.warnings(params)
+        if warned:
+            params["text"] = params["text"][: slack_rules.MESSAGE_TEXT]
         body = self.respond(method, params)
+        if warned and body.get("ok"):
+            body["warning"] = ",".join(warned)
         async with self._changed:
             self._changed.notify_all()
         return web.json_response(body)

@@ -125,7 +125,7 @@ def test_dockerignore_keeps_tests_secrets_and_local_state_out() -> None:
     ]
     for path in (
         "tests/conftest.py",
-        "tests/example_plugin/pyproject.toml",
+        "examples/citebot-example-plugin/pyproject.toml",
         ".env",
         "bots/.env",
         "citebot.toml",

@@ -128,7 +128,7 @@ async def test_feedback_click_is_stored_and_acknowledged_privately(
 async def test_plugin_commands_become_typed_app_commands(
     start_bot: StartBot, fake: FakeDiscord
 ) -> None:
-    host = PluginHost(PluginSettings())
+    host = PluginHost(PluginSettings(load=["citebot_example_plugin"]))
     h = await start_bot(plugins=host)
     assert "glossary" in h.bot.plugin_commands
     synced = {c["name"]: c for c in fake.commands["global"]}

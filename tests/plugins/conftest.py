@@ -1,8 +1,11 @@
-"""Fixtures for plugin tests: a scripted answerer and a runtime around a real plugin host."""
+"""Fixtures for plugin tests: a scripted answerer, a runtime around a real plugin host, and
+the example plugin installed as an entry point."""
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -62,3 +65,27 @@ def make_runtime(answerer: ScriptedAnswerer) -> Callable[..., Runtime]:
         return Runtime(settings, answerer=answerer, plugins=host or PluginHost(settings.plugins))
 
     return make
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "citebot-example-plugin"
+
+
+@pytest.fixture
+def example_installed(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The example plugin's distribution metadata on ``sys.path``, as ``pip install`` leaves it.
+
+    A plain checkout does not install it (it is the opt-in ``examples`` group); its code
+    is importable in the suite through pytest's ``pythonpath``.
+    """
+    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    site = tmp_path_factory.mktemp("site-packages")
+    info = site / f"{project['name'].replace('-', '_')}-{project['version']}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n"
+    )
+    points = "".join(f"{k} = {v}\n" for k, v in project["entry-points"]["citebot"].items())
+    (info / "entry_points.txt").write_text(f"[citebot]\n{points}")
+    monkeypatch.syspath_prepend(str(site))

@@ -6,12 +6,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bots.core.feedback import FeedbackStore
 from bots.core.runtime import Runtime
-from bots.plugins.commands import CommandContext, CommandReply, find, invoke, parse_options
+from bots.plugins.commands import CommandReply, find, invoke, parse_options
+from bots.plugins.context import plugin_context
 from bots.plugins.manager import commands_of
 from connectors.knowledge.store.manifest import Entry, Manifest
 from pipeline.question import Place
+
+pytestmark = pytest.mark.usefixtures("example_installed")
 
 SLACK = Place("slack", "T1", "C1")
 DISCORD = Place("discord", "G1", "C1")
@@ -24,7 +29,9 @@ async def run(
     assert command is not None, name
     values = parse_options(command, text) if text else options
     scope = runtime.scope_for(place)
-    return await invoke(command, CommandContext(runtime, place, "U1", values, scope))
+    return await invoke(
+        command, plugin_context(runtime, place, user="U1", scope=scope, options=values)
+    )
 
 
 async def test_help_lists_every_command_as_typed_on_each_platform(

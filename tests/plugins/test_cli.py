@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers every command)
 from connectors.knowledge.store.manifest import Manifest
+
+pytestmark = pytest.mark.usefixtures("example_installed")
 
 
 def test_lists_installed_plugins_and_their_hooks() -> None:

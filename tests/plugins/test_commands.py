@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bots.core.runtime import Runtime
+from bots.plugins import PluginContext
 from bots.plugins.commands import (
     ChatCommand,
-    CommandContext,
     CommandOption,
     CommandReply,
     OptionError,
@@ -22,11 +22,12 @@ from bots.plugins.commands import (
     parse_options,
     problems,
 )
+from bots.plugins.context import plugin_context
 from bots.settings import load_settings
 from pipeline.question import Place
 
 
-async def _echo(context: CommandContext) -> CommandReply:
+async def _echo(context: PluginContext) -> CommandReply:
     return CommandReply(repr(sorted(context.options.items())))
 
 
@@ -151,10 +152,10 @@ def test_problems_follow_discord_rules() -> None:
     ]
 
 
-def context(**options: Any) -> CommandContext:
+def context(**options: Any) -> PluginContext:
     runtime = Runtime(load_settings(plugins={"command_timeout": 0.05}))
-    return CommandContext(
-        runtime=runtime, place=Place("slack", "T1", "C1"), user="U1", options=options, scope=None
+    return plugin_context(
+        runtime, Place("slack", "T1", "C1"), user="U1", scope=None, options=options
     )
 
 
@@ -170,7 +171,7 @@ async def test_invoke_answers_bad_options_with_usage() -> None:
 
 
 async def test_a_failing_handler_answers_in_one_line(caplog: pytest.LogCaptureFixture) -> None:
-    async def crash(context: CommandContext) -> CommandReply:
+    async def crash(context: PluginContext) -> CommandReply:
         raise ZeroDivisionError("secret detail")
 
     reply = await invoke(ChatCommand("crash", "Crashes.", crash, plugin="p"), context())
@@ -180,7 +181,7 @@ async def test_a_failing_handler_answers_in_one_line(caplog: pytest.LogCaptureFi
 
 
 async def test_a_hanging_handler_is_stopped() -> None:
-    async def hang(context: CommandContext) -> CommandReply:
+    async def hang(context: PluginContext) -> CommandReply:
         await asyncio.Event().wait()
         return CommandReply("never")
 
@@ -193,10 +194,10 @@ async def test_plain_strings_and_sync_handlers_are_accepted(
 ) -> None:
     caplog.set_level(logging.ERROR)
 
-    def sync(context: CommandContext) -> str:
+    def sync(context: PluginContext) -> str:
         return "pong"
 
-    def wrong(context: CommandContext) -> int:
+    def wrong(context: PluginContext) -> int:
         return 42
 
     assert await invoke(ChatCommand("ping", "Ping.", sync), context()) == CommandReply("pong")  # type: ignore[arg-type]

@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib.metadata import entry_points
 
+import pytest
+
 from bots.plugins.manager import PluginHost
 from citations.model import CitedAnswer
+
+pytestmark = pytest.mark.usefixtures("example_installed")
 
 
 def test_the_example_plugin_is_installed_as_an_entry_point() -> None:

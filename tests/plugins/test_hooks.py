@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -15,6 +14,8 @@ from pipeline.events import Done, Outcome, Reason, Route
 from pipeline.question import Place, Question, Trigger
 
 from .conftest import ScriptedAnswerer, final
+
+pytestmark = pytest.mark.usefixtures("example_installed")
 
 SLACK = Place("slack", "T1", "C1", "1700000000.000100")
 
@@ -60,20 +61,6 @@ async def test_example_annotates_web_answers(
     assert done.answer.text == (
         "Deploys run nightly.\n\n_This answer comes from the web, not from our docs._"
     )
-
-
-async def test_example_escalates_unanswered_questions(
-    make_runtime: Callable[..., Runtime],
-    answerer: ScriptedAnswerer,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    caplog.set_level(logging.WARNING, logger="citebot_example_plugin")
-    answerer.route = Route.NO_ANSWER
-    answerer.text = "I could not find this in the docs."
-    question = Question("who owns the billing service?", place=SLACK)
-    _, done = await final(make_runtime(), question)
-    assert done.answer.text.endswith("I've passed this question on to a maintainer.")
-    assert f"escalated to a maintainer: question {question.id}" in caplog.text
 
 
 async def test_knowledge_base_answers_pass_untouched(

@@ -19,6 +19,8 @@ from pipeline.question import Question
 
 from .conftest import ScriptedAnswerer, final
 
+pytestmark = pytest.mark.usefixtures("example_installed")
+
 SAMPLES = "tests.plugins.samples"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bots.plugins.commands import ChatCommand, CommandContext, CommandOption, CommandReply
+from bots.plugins import ChatCommand, CommandOption, CommandReply, PluginContext
 from bots.plugins.hookspecs import hookimpl
 from bots.plugins.manager import PluginHost
 from bots.settings.sections import PluginSettings
@@ -88,9 +88,9 @@ def host_with(*commands: ChatCommand) -> PluginHost:
 
 
 async def test_ask_name_routes_to_a_plugin_command(make_harness):
-    seen: list[CommandContext] = []
+    seen: list[PluginContext] = []
 
-    async def glossary(ctx: CommandContext) -> CommandReply:
+    async def glossary(ctx: PluginContext) -> CommandReply:
         seen.append(ctx)
         return CommandReply(f"{ctx.options['term']} means a lot <!channel>", ephemeral=False)
 
@@ -125,7 +125,7 @@ async def test_ask_name_routes_to_a_plugin_command(make_harness):
 
 
 async def test_words_after_an_option_less_command_make_a_question(make_harness):
-    async def stats(ctx: CommandContext) -> CommandReply:
+    async def stats(ctx: PluginContext) -> CommandReply:
         return CommandReply("3 sources")
 
     h = await make_harness(

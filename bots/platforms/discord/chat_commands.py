@@ -19,7 +19,6 @@ from bots.platforms.discord.ports import DiscordAdapter
 from bots.platforms.discord.render import CONTENT_LIMIT, no_previews
 from bots.plugins.commands import (
     ChatCommand,
-    CommandContext,
     CommandOption,
     CommandReply,
     OptionError,
@@ -27,6 +26,7 @@ from bots.plugins.commands import (
     invoke,
     problems,
 )
+from bots.plugins.context import plugin_context
 from bots.plugins.manager import commands_of
 from pipeline.question import Trigger
 
@@ -112,9 +112,9 @@ async def run_chat_command(
         return
     place = place_of(interaction.channel, interaction.guild)
     runtime = bot.runtime
-    context = CommandContext(
-        runtime=runtime,
-        place=place,
+    context = plugin_context(
+        runtime,
+        place,
         user=str(interaction.user.id),
         options=values,
         scope=runtime.scope_for(place, Trigger.SLASH),

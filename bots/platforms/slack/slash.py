@@ -18,12 +18,12 @@ from slack_sdk.errors import SlackApiError
 from bots.platforms.base import Responder
 from bots.plugins.commands import (
     ChatCommand,
-    CommandContext,
     OptionError,
     find,
     invoke,
     parse_options,
 )
+from bots.plugins.context import plugin_context
 from bots.plugins.manager import commands_of
 from pipeline.events import Done
 from pipeline.question import Place, PlaceKind, Question, Trigger
@@ -101,9 +101,9 @@ async def _run_command(
     except OptionError as exc:
         await respond(response_type="ephemeral", text=str(exc))
         return
-    context = CommandContext(
-        runtime=bot.runtime,
-        place=place,
+    context = plugin_context(
+        bot.runtime,
+        place,
         user=user,
         options=options,
         scope=bot.runtime.scope_for(place, Trigger.SLASH),

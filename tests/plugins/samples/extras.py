@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bots.plugins import ChatCommand, CommandContext, CommandReply, hookimpl
+from bots.plugins import ChatCommand, CommandReply, PluginContext, hookimpl
 from citations.model import CitedAnswer
 from connectors.knowledge.documents import Document, Section
 
@@ -62,7 +62,7 @@ class Greeter:
     def register_commands(self) -> list[ChatCommand]:
         return [ChatCommand("hello", "Say hello.", self.hello)]
 
-    async def hello(self, context: CommandContext) -> CommandReply:
+    async def hello(self, context: PluginContext) -> CommandReply:
         return CommandReply(f"Hello, {context.user}!")
 
 

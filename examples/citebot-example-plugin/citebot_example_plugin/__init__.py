@@ -4,20 +4,36 @@
   team jargon (one definition, both platforms).
 - ``before_question`` refuses messages that carry a credential and spells out
   the team's abbreviations so that retrieval finds the long form too.
-- ``after_answer`` marks answers that came from the web and escalates
-  unanswered questions to a human (here: a log record a maintainer watches).
+- ``after_answer`` marks answers that came from the web, and adds unanswered
+  questions to a file the maintainers read (``unanswered.jsonl`` in the data
+  dir). It tells the asker so only once the question is really in the file.
+
+It imports nothing but the public plugin API, ``bots.plugins``.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+import time
 from dataclasses import replace
+from pathlib import Path
 
-from bots.plugins import ChatCommand, CommandContext, CommandOption, CommandReply, Refusal, hookimpl
-from citations.model import Segment
-from pipeline.events import Done, Route
-from pipeline.question import Question
+from bots.plugins import (
+    ChatCommand,
+    CommandOption,
+    CommandReply,
+    Done,
+    Outcome,
+    PluginContext,
+    Question,
+    Refusal,
+    Route,
+    add_note,
+    hookimpl,
+    unanswered,
+)
 
 log = logging.getLogger("citebot_example_plugin")
 
@@ -53,7 +69,7 @@ _SECRET = re.compile(
 _ABBREVIATION = re.compile(r"\b(" + "|".join(map(re.escape, ABBREVIATIONS)) + r")\b", re.IGNORECASE)
 
 
-async def glossary(context: CommandContext) -> CommandReply:
+async def glossary(context: PluginContext) -> CommandReply:
     term = str(context.options["term"]).strip().lower()
     lang = context.options.get("lang") or "en"
     entry = GLOSSARY.get(term)
@@ -102,20 +118,37 @@ def before_question(question: Question) -> Question | Refusal | None:
     return replace(question, text=expanded) if expanded != question.text else None
 
 
+#: Where unanswered questions go, in the data dir; the maintainers read it.
+UNANSWERED = "unanswered.jsonl"
+WEB_NOTE = "_This answer comes from the web, not from our docs._"
+NOTED = "I've added this question to the list of unanswered questions the maintainers review."
+
+
 @hookimpl
-async def after_answer(question: Question, done: Done) -> Done | None:
-    if not done.outcome.is_answer:
+async def after_answer(question: Question, done: Done, context: PluginContext) -> Done | None:
+    if done.route is Route.WEB and done.outcome is Outcome.ANSWERED:
+        return add_note(done, WEB_NOTE)
+    if not unanswered(done):
         return None
-    if done.route is Route.WEB:
-        note = Segment("\n\n_This answer comes from the web, not from our docs._")
-        return replace(done, answer=replace(done.answer, segments=(*done.answer.segments, note)))
-    if done.route is Route.NO_ANSWER:
-        log.warning(
-            "escalated to a maintainer: question %s in %s: %s",
-            question.id,
-            question.place,
-            question.text,
-        )
-        note = Segment("\n\nI've passed this question on to a maintainer.")
-        return replace(done, answer=replace(done.answer, segments=(*done.answer.segments, note)))
-    return None
+    try:
+        _append(Path(context.settings.data_dir) / UNANSWERED, question, context)
+    except OSError as exc:  # not written: the answer must not claim that it was
+        log.warning("could not note unanswered question %s: %s", question.id, exc)
+        return None
+    where = context.place.platform + (f" {context.place.channel}" if context.place.channel else "")
+    log.info("noted unanswered question %s from %s for the maintainers", question.id, where)
+    return add_note(done, NOTED)
+
+
+def _append(path: Path, question: Question, context: PluginContext) -> None:
+    record = {
+        "id": question.id,
+        "question": question.text,
+        "platform": context.place.platform,
+        "channel": context.place.channel,
+        "asker": context.user,
+        "at": round(time.time()),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
