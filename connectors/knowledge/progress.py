@@ -12,6 +12,21 @@ from typing import Any
 __all__ = ["CrawlBar", "IngestProgress"]
 
 
+def _bar(label: str, unit: str, enabled: bool | None) -> Any:
+    """A bar shown at once; ``enabled=None`` shows it only on a terminal."""
+    from tqdm import tqdm
+
+    return tqdm(
+        total=None,
+        desc=label if len(label) <= 40 else "…" + label[-39:],
+        unit=unit,
+        delay=0,
+        disable=None if enabled is None else not enabled,
+        leave=False,
+        dynamic_ncols=True,
+    )
+
+
 class IngestProgress:
     """A tqdm bar counted in chunks; ``enabled=None`` shows it only on a terminal."""
 
@@ -23,17 +38,7 @@ class IngestProgress:
         self._bar: Any = None
         if enabled is False:
             return
-        from tqdm import tqdm
-
-        self._bar = tqdm(
-            total=None,
-            desc=label if len(label) <= 40 else "…" + label[-39:],
-            unit="chunk",
-            delay=0,
-            disable=None if enabled is None else not enabled,
-            leave=False,
-            dynamic_ncols=True,
-        )
+        self._bar = _bar(label, "chunk", enabled)
         self._bar.set_postfix_str("reading…", refresh=True)
 
     def document_read(self, chunks: int) -> None:
@@ -75,17 +80,7 @@ class CrawlBar:
         self._bar: Any = None
         if enabled is False:
             return
-        from tqdm import tqdm
-
-        self._bar = tqdm(
-            total=None,
-            desc=label if len(label) <= 40 else "…" + label[-39:],
-            unit="page",
-            delay=0,
-            disable=None if enabled is None else not enabled,
-            leave=False,
-            dynamic_ncols=True,
-        )
+        self._bar = _bar(label, "page", enabled)
 
     def __call__(self, progress: Any) -> None:
         bar = self._bar
