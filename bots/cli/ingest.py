@@ -77,7 +77,7 @@ def ingest_command(
     """
     with spinner(LOADING):
         settings = settings_from(ctx)
-        start_warming(settings)
+        start_warming(settings, pipeline=False)
         from connectors.factory import open_store
         from connectors.knowledge.ingest import Ingestor, IngestReport
 

@@ -52,22 +52,32 @@ def spinner(text: str, stream: IO[str] | None = None) -> Iterator[None]:
         thread.join()
 
 
-def start_warming(settings: Settings) -> threading.Thread | None:
-    """Start loading the bundled embedding model beside whatever the caller does next.
+def start_warming(settings: Settings, *, pipeline: bool = True) -> threading.Thread | None:
+    """Start loading the bundled embedding models beside whatever the caller does next:
+    the store's, and the pipeline's unless ``pipeline`` is false (ingest needs only the
+    store's; with two-tier embeddings that is not MiniLM).
 
     onnxruntime builds the session without holding the GIL, so it overlaps the
-    imports the caller is still doing. The model's module is imported here, in the
+    imports the caller is still doing. The models' modules are imported here, in the
     caller's thread, so that two threads never import the same modules at once.
     """
-    if settings.embeddings.provider.strip().lower() != "minilm":
-        return None
-    from connectors.providers.embeddings.minilm import MiniLMEmbedding
+    from connectors.providers.embeddings import BUNDLED, build_embedding
 
-    model = MiniLMEmbedding(threads=settings.embeddings.threads)
+    embeddings = settings.embeddings
+    store = embeddings.documents.strip() or embeddings.provider
+    wanted = [(True, store)] + ([(False, embeddings.provider)] if pipeline else [])
+    models = [
+        build_embedding(embeddings, documents=documents)
+        for documents, name in wanted
+        if name.strip().lower() in BUNDLED
+    ]
+    if not models:
+        return None
 
     def load() -> None:
         with contextlib.suppress(Exception):  # building the pipeline reports any failure
-            model.load()
+            for model in models:
+                model.load()  # type: ignore[attr-defined]
 
     warm = threading.Thread(target=load, name="citebot-warm", daemon=True)
     warm.start()

@@ -31,7 +31,7 @@ backslash; none is held past ``MAX_HOLD`` characters.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -127,6 +127,7 @@ class _Unit:
     url: str = ""
 
 
+_OPEN = 1 << 62  # the end of a fenced block that is still open
 _NEED = -1  # more text is needed to decide
 _NONE = -2  # decided: not this construct
 
@@ -369,7 +370,8 @@ class SafeStream:
         self._out: list[str] = []
         self._size = 0
         self._before = ""
-        self._cuts: list[int] = [0]  # output offsets outside any code: safe places to cut
+        # output ranges that are code (spans, fenced blocks; an open fence ends at the end)
+        self._code: list[tuple[int, int]] = []
         self._full = False
         self._closed = False
         self._fenced = False  # the output so far ends inside a fenced block
@@ -408,18 +410,27 @@ class SafeStream:
         """The newest output that fits ``limit`` characters, cut outside code, with an
         open fence closed: a preview that shows the latest text and stays safe."""
         text = self.text
-        closer = "\n```" if self.in_fence else ""
+        closer = "\n```" if self._fenced else ""
         if len(text) + len(closer) <= limit:
             return text + closer
-        room = limit - len(ellipsis) - 1 - len(closer)
-        at = bisect_left(self._cuts, len(text) - room)
-        if at < len(self._cuts) and self._cuts[at] < len(text):
-            rest = text[self._cuts[at] :]
-            # a fence that started a line must still start one
-            return ellipsis + ("\n" if rest[0] == "`" else "") + rest + closer
-        opener = "\n```\n"
-        closer = "\n```"
-        return ellipsis + opener + text[len(text) - (room - len(opener)) :] + closer
+        for room in (limit - len(ellipsis) - len(closer), limit - len(ellipsis) - len(closer) - 1):
+            start = len(text) - room
+            at = bisect_right(self._code, (start, len(text) + 1)) - 1
+            if at >= 0 and self._code[at][0] < start < self._code[at][1]:
+                # the cut would fall inside code: start after it, or keep the open fence open
+                start = self._code[at][1]
+            if start >= len(text):
+                break
+            rest = text[start:]
+            if rest[0] != "`":
+                return ellipsis + rest + closer
+            if len(ellipsis) + 1 + len(rest) + len(closer) <= limit:
+                # a fence that started a line must still start one
+                return ellipsis + "\n" + rest + closer
+        # the whole window is code: show its tail as a fenced block
+        opener, closer = "\n```\n", "\n```"
+        room = limit - len(ellipsis) - len(opener) - len(closer)
+        return ellipsis + opener + text[len(text) - room :] + closer
 
     def _render(self, units: list[_Unit]) -> str:
         escape = self._dialect.escape
@@ -446,15 +457,19 @@ class SafeStream:
                     self._size += len(shown)
                 self._full = True
                 break
+            start = self._size
             parts.append(shown)
             self._size += len(shown)
             self._before = (self._before + shown)[-4:]
-            if kind is _Kind.OPEN:
+            if kind is _Kind.CODE:
+                self._code.append((start, self._size))
+            elif kind is _Kind.OPEN:
                 self._fenced = True
+                self._code.append((start, start))
             elif kind is _Kind.CLOSE:
                 self._fenced = False
-            if not self._fenced:
-                self._cuts.append(self._size)
+            if self._fenced or kind is _Kind.CLOSE:
+                self._code[-1] = (self._code[-1][0], self._size if kind is _Kind.CLOSE else _OPEN)
         out = "".join(parts)
         if out:
             self._out.append(out)

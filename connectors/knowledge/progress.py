@@ -9,7 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["IngestProgress"]
+__all__ = ["CrawlBar", "IngestProgress"]
+
+
+def _bar(label: str, unit: str, enabled: bool | None) -> Any:
+    """A bar shown at once; ``enabled=None`` shows it only on a terminal."""
+    from tqdm import tqdm
+
+    return tqdm(
+        total=None,
+        desc=label if len(label) <= 40 else "…" + label[-39:],
+        unit=unit,
+        delay=0,
+        disable=None if enabled is None else not enabled,
+        leave=False,
+        dynamic_ncols=True,
+    )
 
 
 class IngestProgress:
@@ -23,17 +38,7 @@ class IngestProgress:
         self._bar: Any = None
         if enabled is False:
             return
-        from tqdm import tqdm
-
-        self._bar = tqdm(
-            total=None,
-            desc=label if len(label) <= 40 else "…" + label[-39:],
-            unit="chunk",
-            delay=0,
-            disable=None if enabled is None else not enabled,
-            leave=False,
-            dynamic_ncols=True,
-        )
+        self._bar = _bar(label, "chunk", enabled)
         self._bar.set_postfix_str("reading…", refresh=True)
 
     def document_read(self, chunks: int) -> None:
@@ -62,6 +67,30 @@ class IngestProgress:
         docs = f"{self.read}/{self.documents}" if self.documents else str(self.read)
         bar.set_postfix_str(f"{docs} docs", refresh=False)
         bar.update(chunks)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+class CrawlBar:
+    """Pages fetched, queued, skipped and failed while a crawl runs; a terminal only by default."""
+
+    def __init__(self, *, label: str, enabled: bool | None) -> None:
+        self._bar: Any = None
+        if enabled is False:
+            return
+        self._bar = _bar(label, "page", enabled)
+
+    def __call__(self, progress: Any) -> None:
+        bar = self._bar
+        if bar is None:
+            return
+        bar.set_postfix_str(
+            f"{progress.queued} queued, {progress.skipped} skipped, {progress.failed} failed",
+            refresh=False,
+        )
+        bar.update(progress.fetched - bar.n)
 
     def close(self) -> None:
         if self._bar is not None:

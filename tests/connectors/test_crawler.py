@@ -237,3 +237,18 @@ def test_sitemap_parsing_rejects_other_xml() -> None:
         parse_sitemap(b"<rss></rss>")
     with pytest.raises(ValueError):
         parse_sitemap(b"not xml")
+
+
+async def test_progress_counts_pages_as_the_crawl_goes(tmp_path: Path) -> None:
+    from connectors.knowledge.crawler.crawl import CrawlProgress
+
+    seen: list[CrawlProgress] = []
+    async with Website() as site:
+        links = tuple(f"/p{i}" for i in range(6))
+        site.put("/", page("Home", ("A", "Index."), links=(*links, "/missing")))
+        for path in links:
+            site.put(path, page(path, ("S", f"Page {path}.")))
+        await crawl(site, tmp_path, [site.url("/")], on_progress=seen.append)
+    assert [p.fetched for p in seen] == list(range(1, 9))  # one report per page, in order
+    assert seen[0].queued == 7  # the home page's links, queued before the next report
+    assert seen[-1].queued == 0 and seen[-1].skipped == 1  # /missing is a 404

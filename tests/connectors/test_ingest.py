@@ -224,3 +224,16 @@ def test_vectors_from_another_embedding_are_refused(
     )
     with pytest.raises(StoreError, match="built with embedding OpenAIEmbedding"):
         _ingest(lance_store, data_dir, docs)
+
+
+def test_progress_estimates_the_chunks_to_come_then_knows_them() -> None:
+    from connectors.knowledge.progress import IngestProgress
+
+    progress = IngestProgress(label="docs", documents=10, enabled=False)
+    assert progress.estimated_total() is None  # nothing read yet: no guess
+    progress.document_read(4)
+    progress.document_read(6)
+    assert progress.estimated_total() == 50  # 5 per document so far, 10 documents
+    progress.document_read(2)
+    progress.finished_reading()
+    assert progress.estimated_total() == 12  # reading done: the count, not a guess

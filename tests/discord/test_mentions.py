@@ -164,8 +164,10 @@ async def test_everyone_in_model_output_never_pings(start_bot: StartBot, fake: F
     await fake.user_says("ping test", mention_bot=True)
     final = await fake.wait_call("PATCH", EDIT, is_final)
     sent = fake.message_calls()
-    assert any("@everyone" in c.json.get("content", "") for c in sent), (
-        "the streamed text carried it"
+    previews = [c.json.get("content", "") for c in sent if c is not final]
+    assert any("everyone" in p for p in previews), ("the answer streamed", previews)
+    assert not any(re.search(r"@(everyone|here)\b|<@", p) for p in previews), (
+        "previews are defanged like the final render (issue 13)"
     )
     for call in sent:
         mentions = call.json["allowed_mentions"]

@@ -107,4 +107,5 @@ def test_link_previews_are_suppressed_outside_code() -> None:
     )
     assert no_previews("https://a.example " * 3, limit=10) == "https://a.example " * 3
     shown = preview("a" * 1990 + " https://tail.example/" + "b" * 50)
-    assert len(shown) == 2000 and shown.startswith("…") and shown.endswith("b" * 50 + ">")
+    assert len(shown) == 2000 and shown.startswith("…") and shown.endswith("b" * 50)
+    assert "https:\u2060//tail.example" in shown  # no link in a preview (issue 13)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import discord
 
 from citations.model import CitedAnswer
-from citations.render.discord import CONTENT_LIMIT, render_discord
+from citations.render.discord import CONTENT_LIMIT, render_discord, stream_filter
 from citations.render.pieces import outside_code
 
 __all__ = ["CONTENT_LIMIT", "Part", "no_previews", "preview", "to_parts"]
@@ -39,11 +39,11 @@ def no_previews(text: str, limit: int | None = None) -> str:
 
 
 def preview(text: str) -> str:
-    """The streamed answer so far, as it fits one message: the newest text wins."""
-    shown = no_previews(text)
-    if len(shown) > CONTENT_LIMIT:
-        shown = "…" + shown[-(CONTENT_LIMIT - 1) :]
-    return shown
+    """The streamed answer so far, as it fits one message: the newest text wins, with
+    no link and no ping (a link still arriving is held back), cut outside code."""
+    stream = stream_filter()
+    stream.feed(text)
+    return stream.tail(CONTENT_LIMIT)
 
 
 def to_parts(answer: CitedAnswer) -> tuple[Part, ...]:

@@ -130,9 +130,16 @@ class MessageSurface:
                 parts[0] = Part(flagged, parts[0].embeds)
         view = feedback_view(answer_id) if answer_id is not None else None
         first, *rest = parts
-        await self._edit(
-            first.content, embeds=first.embeds, view=None if rest else view, throttle=True
-        )
+        first_view = None if rest else view
+        for attempt in (1, 2):
+            try:
+                await self._edit(first.content, embeds=first.embeds, view=first_view, throttle=True)
+                break
+            except discord.HTTPException:
+                log.warning("replacing the preview failed (attempt %d)", attempt, exc_info=True)
+        else:
+            # the preview stays (it shows no link and no ping); the answer goes out fresh
+            await self.canvas.more(first.content, embeds=first.embeds, view=first_view)
         for i, part in enumerate(rest, start=1):
             await self.canvas.more(
                 part.content, embeds=part.embeds, view=view if i == len(rest) else None

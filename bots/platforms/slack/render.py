@@ -19,11 +19,20 @@ from citations.render.slack import (
     escape,
     escape_stream,
     render_slack,
+    stream_filter,
 )
 
 from .feedback import feedback_blocks
 
-__all__ = ["STREAM_LIMIT", "SlackMessage", "SlackRender", "escape", "escape_stream", "render"]
+__all__ = [
+    "STREAM_LIMIT",
+    "SlackMessage",
+    "SlackRender",
+    "escape",
+    "escape_stream",
+    "render",
+    "stream_filter",
+]
 
 #: streamed text per message; kept under chat.*Stream's 12,000 so the final tail still fits
 STREAM_LIMIT = MARKDOWN_TEXT_LIMIT - 1_000
@@ -31,7 +40,8 @@ STREAM_LIMIT = MARKDOWN_TEXT_LIMIT - 1_000
 
 @dataclass(frozen=True, slots=True)
 class SlackRender:
-    """``streamed`` is what streaming the whole answer shows (``[n]`` markers, escaped);
+    """``streamed`` is what streaming the whole answer shows (``[n]`` markers, escaped, no
+    link or ping: ``stream_filter`` fed the same text in any pieces shows exactly this);
     ``sources`` the blocks a stream ends with; ``messages`` the posted form."""
 
     streamed: str

@@ -25,7 +25,7 @@ from bots.settings.sections import SlackSettings
 from pipeline.errors import SORRY
 from pipeline.events import Done
 
-from .render import STREAM_LIMIT, SlackMessage, SlackRender, escape_stream, render
+from .render import STREAM_LIMIT, SlackMessage, SlackRender, render, stream_filter
 
 log = logging.getLogger("citebot.slack")
 
@@ -60,6 +60,8 @@ class ThreadSurface:
         self.target = target
         self._clock = clock
         self._shown = ""
+        # one filter for the whole answer: a link or a ping may arrive split across deltas
+        self._filter = stream_filter(limit=STREAM_LIMIT)
         self._stream: AsyncChatStream | None = None
         self._streaming = settings.stream
         self._ts: str | None = None  # the edited message when not streaming
@@ -102,11 +104,11 @@ class ThreadSurface:
     # -- streaming ------------------------------------------------------------
 
     async def delta(self, text: str) -> None:
-        piece = escape_stream(text)
-        if not piece or len(self._shown) >= STREAM_LIMIT:
-            # past the limit the rest arrives with the final render, split into more messages
+        # past the limit the filter shows nothing more: the rest arrives with the final
+        # render, split into more messages
+        piece = self._filter.feed(text)
+        if not piece:
             return
-        piece = piece[: STREAM_LIMIT - len(self._shown)]
         self._shown += piece
         if self._streaming:
             try:
@@ -203,16 +205,32 @@ class ThreadSurface:
 
     async def _post_messages(self, messages: list[SlackMessage]) -> None:
         first, *rest = messages
-        if self._ts is not None:
-            await self._wait_for_edit_slot()
-            await self.client.chat_update(
-                channel=self.target.channel, ts=self._ts, text=first.text, blocks=first.blocks
-            )
-            self._last_edit = self._clock()
-        else:
+        if self._ts is None or not await self._replace(first):
             await self._post(first)
         for message in rest:
             await self._post(message)
+
+    async def _replace(self, message: SlackMessage) -> bool:
+        """Edit the preview into ``message``, once more if Slack refuses; ``False`` when
+        it cannot be, so the answer goes out as a fresh message instead."""
+        assert self._ts is not None
+        for attempt in (1, 2):
+            await self._wait_for_edit_slot()
+            try:
+                await self.client.chat_update(
+                    channel=self.target.channel,
+                    ts=self._ts,
+                    text=message.text,
+                    blocks=message.blocks,
+                )
+            except (SlackApiError, SlackRequestError) as exc:
+                error = exc.response.get("error") if isinstance(exc, SlackApiError) else str(exc)
+                log.warning("replacing the preview failed (attempt %d): %s", attempt, error)
+                self._last_edit = self._clock()
+                continue
+            self._last_edit = self._clock()
+            return True
+        return False
 
     async def _wait_for_edit_slot(self) -> None:
         wait = self._last_edit + self.settings.update_interval - self._clock()

@@ -37,6 +37,18 @@ _HTML = ("text/html", "application/xhtml+xml")
 _PDF = ("application/pdf",)
 _XML = ("application/xml", "text/xml")
 _MAX_REDIRECTS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlProgress:
+    """Counts as the crawl goes, for a person watching it."""
+
+    fetched: int
+    queued: int
+    skipped: int
+    failed: int
+
+
 #: a crawl can wait for a busy site, but not for one that asks for minutes
 _BACKOFF = Backoff(attempts=3, base=0.5, longest=10.0)
 
@@ -102,8 +114,10 @@ class Crawler:
         collection: str = "default",
         known: Container[str] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        on_progress: Callable[[CrawlProgress], None] | None = None,
     ) -> None:
         self.settings = settings
+        self._on_progress = on_progress
         self._parse = parse
         self._old = state
         self._collection = collection
@@ -123,6 +137,7 @@ class Crawler:
         self._kept: set[str] = set()
         self._seen: set[str] = set()
         self._budget = self.settings.max_pages
+        self._visited = 0
         self._queue: asyncio.Queue[_Visit] = asyncio.Queue()
         self._throttle = HostThrottle(self.settings.per_host_delay)
         async with httpx.AsyncClient(
@@ -169,6 +184,16 @@ class Crawler:
                 log.warning("crawling %s failed: %s", visit.url, exc, exc_info=True)
                 self._fail(visit.url, f"{type(exc).__name__}: {exc}")
             finally:
+                self._visited += 1
+                if self._on_progress is not None:
+                    self._on_progress(
+                        CrawlProgress(
+                            fetched=self._visited,
+                            queued=self._queue.qsize(),
+                            skipped=len(self._result.skipped),
+                            failed=len(self._result.errors),
+                        )
+                    )
                 self._queue.task_done()
 
     async def _visit(self, visit: _Visit) -> None:

@@ -16,6 +16,7 @@ import httpx
 from connectors.knowledge.crawler import Crawler, CrawlResult, CrawlState
 from connectors.knowledge.documents import Section
 from connectors.knowledge.ingest import Ingestor, IngestReport
+from connectors.knowledge.progress import CrawlBar
 from connectors.knowledge.settings import CrawlSettings
 from connectors.knowledge.store import Manifest
 
@@ -70,6 +71,7 @@ async def ingest_web(
 ) -> WebReport:
     data_dir = ingestor.data_dir.path
     state = CrawlState.load(data_dir, collection)
+    bar = CrawlBar(label=", ".join(seeds), enabled=ingestor.progress)
     crawler = Crawler(
         settings,
         parse=parse_page,
@@ -77,8 +79,12 @@ async def ingest_web(
         collection=collection,
         known=_stored_keys(data_dir, ingestor.store.kind, collection),
         transport=transport,
+        on_progress=bar,
     )
-    crawl = await crawler.crawl(seeds)
+    try:
+        crawl = await crawler.crawl(seeds)
+    finally:
+        bar.close()
     # each call takes the data dir's lock unless the caller holds it across several sources
     report = ingestor.ingest(crawl.documents, source=SOURCE, collection=collection, prune=False)
     report.removed += ingestor.remove(sorted(crawl.removed), collection)

