@@ -6,6 +6,7 @@ from bots.cli import (  # noqa: F401
     config,
     demo,
     discord,
+    eval,
     ingest,
     plugins,
     run,

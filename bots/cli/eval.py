@@ -1,0 +1,163 @@
+"""``citebot eval``: measure answers against a labelled question file; ``--generate`` drafts one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import click
+
+from bots.cli import cli, fail, friendly, settings_from
+from bots.cli.ask import runtime_of
+from pipeline.question import Place, Question
+
+if TYPE_CHECKING:
+    from bots.core.runtime import Runtime
+    from pipeline.evaluation import Case, Report
+    from pipeline.events import Done
+
+
+@cli.command("eval")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the metrics and every miss as JSON.")
+@click.option(
+    "--generate",
+    "generate_dir",
+    type=click.Path(file_okay=False),
+    help="Draft questions from the documents in this folder (needs an LLM); prints YAML.",
+)
+@click.option("--per-passage", default=2, show_default=True, help="Drafts per passage.")
+@click.option("-q", "--quiet", is_flag=True, help="No per-question progress lines.")
+@click.pass_context
+@friendly
+def eval_command(
+    ctx: click.Context,
+    file: str | None,
+    as_json: bool,
+    generate_dir: str | None,
+    per_passage: int,
+    quiet: bool,
+) -> None:
+    """Ask every question in FILE (YAML or JSON Lines) and report how the answers fare.
+
+    Each question names the section(s) that answer it (urls) and phrases the answer
+    must contain (contains), or says expect: no_answer. See tests/devset/ for an example.
+    """
+    if generate_dir is not None:
+        _generate(ctx, Path(generate_dir), per_passage)
+        return
+    if file is None:
+        fail("name an eval file (YAML or JSONL), or use --generate DIR to draft one", 2)
+    cases = _load(Path(str(file)))
+    runtime = runtime_of(ctx)
+    report = asyncio.run(_run(runtime, cases, progress=not quiet and not as_json))
+    if as_json:
+        click.echo(json.dumps(report.data(), ensure_ascii=False, default=str))
+    else:
+        click.echo(report.table())
+
+
+def _load(path: Path) -> list[Case]:
+    from pipeline.evaluation import EvalFileError, parse_cases
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"no such eval file: {path}", 2)
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}", 2)
+    fmt: Literal["yaml", "jsonl"] = (
+        "jsonl" if path.suffix.lower() in {".jsonl", ".json", ".ndjson"} else "yaml"
+    )
+    try:
+        return parse_cases(text, fmt=fmt)
+    except EvalFileError as exc:
+        fail(f"{path}: {exc}", 2)
+    raise AssertionError("unreachable")
+
+
+async def _run(runtime: Runtime, cases: list[Case], *, progress: bool) -> Report:
+    from pipeline import Pipeline
+    from pipeline.evaluation import CaseResult, RetrievalCheck, run_eval
+
+    answerer = runtime.answerer
+    scope = runtime.scope_for(Place())
+
+    async def answer(question: Question) -> Done:
+        from pipeline.events import Done
+
+        done: Done | None = None
+        async for event in answerer.stream(replace(question, scope=scope)):
+            if isinstance(event, Done):
+                done = event
+        assert done is not None
+        return done
+
+    retrieval = None
+    extra = None
+    if isinstance(answerer, Pipeline):
+        retrieval = RetrievalCheck(answerer.retriever, top_k=answerer.settings.top_k, scope=scope)
+        llm = answerer.workflow.llm
+        if llm is not None:
+            extra = _llm_judges(llm)
+
+    def show(result: CaseResult) -> None:
+        mark = "ok " if result.miss is None else f"{result.miss}"
+        click.echo(click.style(f"… {mark:<12} {result.case.question}", dim=True), err=True)
+
+    return await run_eval(
+        cases, answer, retrieval=retrieval, extra=extra, on_result=show if progress else None
+    )
+
+
+def _llm_judges(llm: Any) -> Any:
+    """LlamaIndex's faithfulness and relevancy evaluators, when an LLM is configured."""
+    from llama_index.core.evaluation import FaithfulnessEvaluator, RelevancyEvaluator
+
+    faithful = FaithfulnessEvaluator(llm=llm)
+    relevant = RelevancyEvaluator(llm=llm)
+
+    async def judge(case: Case, done: Done) -> dict[str, bool]:
+        contexts = [s.text for ref in done.answer.references for s in ref.sources]
+        out: dict[str, bool] = {}
+        for name, evaluator in (("faithful", faithful), ("relevant", relevant)):
+            try:
+                result = await evaluator.aevaluate(
+                    query=case.question, response=done.answer.plain_text, contexts=contexts
+                )
+            except Exception:  # a judge that fails says nothing about the answer
+                continue
+            if result.passing is not None:
+                out[name] = bool(result.passing)
+        return out
+
+    return judge
+
+
+def _generate(ctx: click.Context, folder: Path, per_passage: int) -> None:
+    import yaml
+
+    from connectors.knowledge.chunking import chunk_document
+    from connectors.knowledge.documents import Document
+    from connectors.knowledge.sources.folder import read_folder
+    from connectors.providers.llms import build_llm
+    from pipeline.evaluation import Passage, draft_questions
+
+    settings = settings_from(ctx)
+    llm = build_llm(settings.llm)
+    if llm is None:
+        fail("--generate needs an LLM to draft questions; set CITEBOT_LLM__PROVIDER", 2)
+    passages = [
+        Passage(url=chunk.url, title=chunk.title, text=chunk.text)
+        for doc in read_folder(folder)
+        if isinstance(doc, Document)
+        for chunk in chunk_document(doc)
+    ]
+    if not passages:
+        fail(f"no readable documents under {folder}", 2)
+    drafts = asyncio.run(draft_questions(passages, llm, per_passage=per_passage))
+    click.echo("# drafted by citebot eval --generate: review each, fill in 'contains'")
+    click.echo(yaml.safe_dump({"questions": drafts}, sort_keys=False, allow_unicode=True))

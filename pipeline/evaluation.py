@@ -1,0 +1,464 @@
+"""``citebot eval``: how often the bot cites the right place, states the fact, and says
+"I couldn't find this" when it should.
+
+An eval file (YAML or JSON Lines) lists questions. Each answerable one names the
+section(s) that answer it (``urls``) and phrases one of which the answer must contain
+(``contains``); the others say ``expect: no_answer``. Every miss is put in one class:
+
+- ``retrieval``: no expected section among the retrieved chunks;
+- ``grading``: it was retrieved, but the bot did not answer;
+- ``not_cited``: the bot answered but cited none of the expected sections;
+- ``fact_missing``: the right section is cited but the answer lacks the phrase;
+- ``leak``: a question the docs do not answer got an answer or a source.
+
+Retrieval hit@k and MRR come from LlamaIndex's ``RetrieverEvaluator`` over the
+pipeline's own retriever.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import urljoin
+
+from llama_index.core.base.base_retriever import BaseRetriever
+from llama_index.core.evaluation import RetrieverEvaluator
+from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+
+from pipeline.events import Done, Route
+from pipeline.ports import Retriever
+from pipeline.question import Question, Turn
+
+Expect = Literal["answer", "no_answer"]
+Miss = Literal["retrieval", "grading", "not_cited", "fact_missing", "leak"]
+MISSES: tuple[Miss, ...] = ("retrieval", "grading", "not_cited", "fact_missing", "leak")
+
+
+class EvalFileError(ValueError):
+    """An eval file that cannot be used; the message names the case and the problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    question: str
+    expect: Expect = "answer"
+    urls: tuple[str, ...] = ()
+    contains: tuple[str, ...] = ()
+    kind: str = "answerable"
+    history: tuple[Turn, ...] = ()
+    id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    case: Case
+    route: Route
+    answer: str
+    cited: tuple[str, ...]
+    retrieved: tuple[str, ...]
+    hit: bool | None
+    reciprocal_rank: float | None
+    seconds: float
+    miss: Miss | None = None
+    cited_right: bool = False
+    fact_stated: bool = False
+    judgements: dict[str, bool] = field(default_factory=dict)
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "id": self.case.id,
+            "question": self.case.question,
+            "kind": self.case.kind,
+            "expect": self.case.expect,
+            "route": self.route.value,
+            "miss": self.miss,
+            "expected": list(self.case.urls),
+            "cited": list(self.cited),
+            "retrieved": list(self.retrieved),
+            "answer": self.answer,
+            "seconds": round(self.seconds, 3),
+            **({"judgements": self.judgements} if self.judgements else {}),
+        }
+
+
+# -- reading eval files ------------------------------------------------------------------
+
+
+def parse_cases(text: str, *, fmt: Literal["yaml", "jsonl"]) -> list[Case]:
+    """The cases of an eval file. YAML: a list, or ``{url_base, questions}``; JSONL: one per line."""
+    base = ""
+    items: list[Any]
+    if fmt == "jsonl":
+        items = []
+        for n, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    items.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise EvalFileError(f"line {n} is not JSON: {exc.msg}") from None
+    else:
+        import yaml
+
+        try:
+            loaded = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise EvalFileError(f"not valid YAML: {' '.join(str(exc).split())[:160]}") from None
+        if isinstance(loaded, dict):
+            base = str(loaded.get("url_base") or "")
+            loaded = loaded.get("questions")
+        if not isinstance(loaded, list):
+            raise EvalFileError("expected a list of questions (or a mapping with 'questions')")
+        items = loaded
+    cases = [_case(item, n, base) for n, item in enumerate(items, start=1)]
+    if not cases:
+        raise EvalFileError("the file has no questions")
+    return cases
+
+
+def _strings(value: Any, what: str, n: int) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    values = value if isinstance(value, list) else [value]
+    if not all(isinstance(v, str | int | float) for v in values):
+        raise EvalFileError(f"question {n}: {what} must be text or a list of texts")
+    return tuple(str(v) for v in values)
+
+
+def _case(item: Any, n: int, base: str) -> Case:
+    if not isinstance(item, dict):
+        raise EvalFileError(f"question {n}: expected a mapping, got {type(item).__name__}")
+    known = {"id", "question", "expect", "urls", "url", "contains", "kind", "history"}
+    unknown = sorted(set(item) - known)
+    if unknown:
+        raise EvalFileError(f"question {n}: unknown key(s) {', '.join(unknown)}")
+    question = str(item.get("question") or "").strip()
+    if not question:
+        raise EvalFileError(f"question {n}: 'question' is missing or empty")
+    expect = item.get("expect", "answer")
+    if expect not in ("answer", "no_answer"):
+        raise EvalFileError(f"question {n}: expect must be 'answer' or 'no_answer', not {expect!r}")
+    urls = _strings(item.get("urls", item.get("url")), "urls", n)
+    if expect == "answer" and not urls:
+        raise EvalFileError(f"question {n}: an answerable question needs 'urls'")
+    history = tuple(_turn(t, n) for t in item.get("history") or ())
+    return Case(
+        question=question,
+        expect=expect,
+        urls=tuple(urljoin(base, u) if base else u for u in urls),
+        contains=_strings(item.get("contains"), "contains", n),
+        kind=str(item.get("kind") or ("answerable" if expect == "answer" else "uncovered")),
+        history=history,
+        id=str(item.get("id") or n),
+    )
+
+
+def _turn(value: Any, n: int) -> Turn:
+    if isinstance(value, dict) and value.get("role") in ("user", "assistant"):
+        return Turn(role=value["role"], text=str(value.get("text", "")))
+    raise EvalFileError(f"question {n}: history items need role (user|assistant) and text")
+
+
+# -- judging ---------------------------------------------------------------------------------
+
+
+def same_place(cited: str, expected: str) -> bool:
+    """Whether a cited URL is the expected section (a text fragment or trailing slash aside)."""
+    return _bare(cited) == _bare(expected)
+
+
+def _bare(url: str) -> str:
+    url = url.split(":~:", 1)[0].rstrip("#")
+    head, sep, anchor = url.partition("#")
+    return head.rstrip("/") + (sep + anchor if anchor else "")
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.casefold().replace("`", "").split())
+
+
+def states(answer: str, phrases: Sequence[str]) -> bool:
+    """The answer contains one of the phrases (case, whitespace and code ticks aside)."""
+    if not phrases:
+        return True
+    body = _folded(answer)
+    return any(_folded(p) in body for p in phrases)
+
+
+def judge(
+    case: Case,
+    done: Done,
+    retrieved: Sequence[str],
+    seconds: float,
+    *,
+    hit: bool | None,
+    rr: float | None,
+) -> CaseResult:
+    cited = tuple(ref.url for ref in done.answer.references)
+    answer = done.answer.plain_text.strip()
+    answered = done.route is not Route.NO_ANSWER or bool(cited)
+    miss: Miss | None = None
+    cited_right = fact = False
+    if case.expect == "no_answer":
+        if answered:
+            miss = "leak"
+    else:
+        cited_right = any(same_place(c, e) for c in cited for e in case.urls)
+        fact = answered and states(answer, case.contains)
+        if not cited_right:
+            if hit is False:
+                miss = "retrieval"
+            elif not answered:
+                miss = "grading"
+            else:
+                miss = "not_cited"
+        elif not fact:
+            miss = "fact_missing"
+    return CaseResult(
+        case=case,
+        route=done.route,
+        answer=answer,
+        cited=cited,
+        retrieved=tuple(retrieved),
+        hit=hit,
+        reciprocal_rank=rr,
+        seconds=seconds,
+        miss=miss,
+        cited_right=cited_right,
+        fact_stated=fact,
+    )
+
+
+# -- retrieval through LlamaIndex's evaluator ---------------------------------------------------
+
+
+class _PortRetriever(BaseRetriever):
+    """Our ``Retriever`` port as a LlamaIndex retriever whose node ids are the chunks' URLs."""
+
+    def __init__(self, port: Retriever, *, top_k: int, scope: Sequence[str] | None) -> None:
+        super().__init__()
+        self._port = port
+        self._top_k = top_k
+        self._scope = scope
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        raise NotImplementedError("the evaluation retrieves asynchronously")
+
+    async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        hits = await self._port.retrieve(
+            query_bundle.query_str, top_k=self._top_k, scope=self._scope
+        )
+        return [
+            NodeWithScore(node=TextNode(id_=_bare(h.source.url), text=h.source.text), score=h.score)
+            for h in hits
+        ]
+
+
+class RetrievalCheck:
+    """hit@k and MRR of the expected sections among what the retriever returns."""
+
+    def __init__(self, port: Retriever, *, top_k: int, scope: Sequence[str] | None = None) -> None:
+        self.top_k = top_k
+        self._evaluator = RetrieverEvaluator.from_metric_names(
+            ["hit_rate", "mrr"], retriever=_PortRetriever(port, top_k=top_k, scope=scope)
+        )
+
+    async def check(self, query: str, expected: Sequence[str]) -> tuple[list[str], bool, float]:
+        result = await self._evaluator.aevaluate(
+            query=query, expected_ids=[_bare(u) for u in expected]
+        )
+        hit = float(result.metric_dict["hit_rate"].score or 0.0) > 0
+        rr = float(result.metric_dict["mrr"].score or 0.0)
+        return list(result.retrieved_ids), hit, rr
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+Answer = Callable[[Question], Awaitable[Done]]
+Judge = Callable[[Case, Done], Awaitable[dict[str, bool]]]
+
+
+async def run_eval(
+    cases: Iterable[Case],
+    answer: Answer,
+    *,
+    retrieval: RetrievalCheck | None = None,
+    extra: Judge | None = None,
+    on_result: Callable[[CaseResult], None] | None = None,
+) -> Report:
+    """Ask every case in turn (latency is per question, as a user waits for it)."""
+    results: list[CaseResult] = []
+    for case in cases:
+        query = case.question
+        if case.history:
+            # a follow-up's retrieval is judged on what it means with its thread
+            users = [t.text for t in case.history if t.role == "user"]
+            query = " ".join([*users[-1:], case.question])
+        retrieved: list[str] = []
+        hit: bool | None = None
+        rr: float | None = None
+        if retrieval is not None and case.expect == "answer":
+            retrieved, hit, rr = await retrieval.check(query, case.urls)
+        started = time.perf_counter()
+        done = await answer(Question(text=case.question, history=case.history))
+        seconds = time.perf_counter() - started
+        result = judge(case, done, retrieved, seconds, hit=hit, rr=rr)
+        if extra is not None and done.route is not Route.NO_ANSWER:
+            result.judgements.update(await extra(case, done))
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+    return Report(results)
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(0, math.ceil(q * len(ordered)) - 1)
+    return ordered[rank]
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+@dataclass
+class Report:
+    results: list[CaseResult]
+
+    @property
+    def answerable(self) -> list[CaseResult]:
+        return [r for r in self.results if r.case.expect == "answer"]
+
+    @property
+    def unanswerable(self) -> list[CaseResult]:
+        return [r for r in self.results if r.case.expect == "no_answer"]
+
+    def metrics(self) -> dict[str, Any]:
+        answerable, unanswerable = self.answerable, self.unanswerable
+        checked = [r for r in answerable if r.hit is not None]
+        said_no = [r for r in self.results if _no_answer(r)]
+        kinds: dict[str, dict[str, Any]] = {}
+        for kind in sorted({r.case.kind for r in unanswerable}):
+            group = [r for r in unanswerable if r.case.kind == kind]
+            clean = sum(1 for r in group if r.miss is None)
+            kinds[kind] = {"clean": clean, "of": len(group), "rate": _ratio(clean, len(group))}
+        judged: dict[str, float | None] = {}
+        for name in sorted({k for r in self.results for k in r.judgements}):
+            votes = [r.judgements[name] for r in self.results if name in r.judgements]
+            judged[name] = _ratio(sum(votes), len(votes))
+        seconds = [r.seconds for r in self.results]
+        return {
+            "questions": len(self.results),
+            "answerable": len(answerable),
+            "unanswerable": len(unanswerable),
+            "hit_at_k": _ratio(sum(1 for r in checked if r.hit), len(checked)),
+            "mrr": (sum(r.reciprocal_rank or 0.0 for r in checked) / len(checked))
+            if checked
+            else None,
+            "cited_right": _ratio(sum(r.cited_right for r in answerable), len(answerable)),
+            "fact_stated": _ratio(sum(r.fact_stated for r in answerable), len(answerable)),
+            "no_answer_precision": _ratio(
+                sum(1 for r in said_no if r.case.expect == "no_answer"), len(said_no)
+            ),
+            "no_answer_recall": _ratio(
+                sum(1 for r in unanswerable if r.miss is None), len(unanswerable)
+            ),
+            "by_kind": kinds,
+            "routes": dict(Counter(r.route.value for r in self.results)),
+            "latency_p50_ms": round(_percentile(seconds, 0.5) * 1000, 1),
+            "latency_p95_ms": round(_percentile(seconds, 0.95) * 1000, 1),
+            "misses": dict(Counter(r.miss for r in self.results if r.miss)),
+            **({"judged": judged} if judged else {}),
+        }
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "metrics": self.metrics(),
+            "misses": [r.data() for r in self.results if r.miss],
+            "results": [r.data() for r in self.results],
+        }
+
+    def table(self) -> str:
+        m = self.metrics()
+        rows: list[tuple[str, str]] = [
+            ("questions", f"{m['questions']} ({m['answerable']} answerable)"),
+            ("retrieval hit@k", _pct(m["hit_at_k"])),
+            ("retrieval MRR", "-" if m["mrr"] is None else f"{m['mrr']:.3f}"),
+            ("cited right", _pct(m["cited_right"])),
+            ("fact stated", _pct(m["fact_stated"])),
+            ("no-answer precision", _pct(m["no_answer_precision"])),
+            ("no-answer recall", _pct(m["no_answer_recall"])),
+        ]
+        for kind, k in m["by_kind"].items():
+            rows.append((f"  {kind} clean", f"{k['clean']}/{k['of']}"))
+        for name, rate in m.get("judged", {}).items():
+            rows.append((name, _pct(rate)))
+        rows.append(("routes", ", ".join(f"{k} {v}" for k, v in sorted(m["routes"].items()))))
+        rows.append(
+            ("latency p50 / p95", f"{m['latency_p50_ms']:.0f} / {m['latency_p95_ms']:.0f} ms")
+        )
+        width = max(len(k) for k, _ in rows)
+        lines = [f"{k.ljust(width)}  {v}" for k, v in rows]
+        misses = [r for r in self.results if r.miss]
+        if misses:
+            lines.append("")
+            lines.append(f"misses ({len(misses)}):")
+            for r in misses:
+                cited = ", ".join(_short(c) for c in r.cited) or "no source"
+                lines.append(f"  [{r.miss}] {r.case.question}  (cited: {cited})")
+        return "\n".join(lines)
+
+
+def _no_answer(result: CaseResult) -> bool:
+    return result.route is Route.NO_ANSWER and not result.cited
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.1f}%"
+
+
+def _short(url: str) -> str:
+    return url.rsplit("/", 1)[-1] or url
+
+
+# -- drafting questions with an LLM ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    url: str
+    title: str
+    text: str
+
+
+async def draft_questions(
+    passages: Sequence[Passage], llm: Any, *, per_passage: int = 2
+) -> list[dict[str, Any]]:
+    """Questions an LLM drafts from each passage (LlamaIndex's question generation).
+
+    Each draft names the passage it came from as its expected URL; a person reviews
+    the drafts and adds the phrase the answer must contain before they count.
+    """
+    import warnings
+
+    from llama_index.core.evaluation import DatasetGenerator
+
+    drafts: list[dict[str, Any]] = []
+    for passage in passages:
+        node = TextNode(text=passage.text, metadata={"title": passage.title})
+        with warnings.catch_warnings():
+            # deprecated in favour of RagDatasetGenerator, which core no longer ships
+            warnings.simplefilter("ignore", DeprecationWarning)
+            generator = DatasetGenerator(nodes=[node], llm=llm, num_questions_per_chunk=per_passage)
+            questions = await generator.agenerate_questions_from_nodes(num=per_passage)
+        for text in questions[:per_passage]:
+            question = " ".join(str(text).split()).strip()
+            if question:
+                drafts.append({"question": question, "urls": [passage.url], "contains": ""})
+    return drafts

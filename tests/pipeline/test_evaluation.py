@@ -1,0 +1,137 @@
+"""``citebot eval``: the file format, how each miss is classed, and the bundled samples' file."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+from click.testing import CliRunner
+
+from bots.cli import cli
+from bots.cli import commands as _commands  # noqa: F401  (registers every command)
+from citations.model import CitedAnswer, Reference, Segment, Source
+from pipeline.evaluation import Case, EvalFileError, judge, parse_cases, same_place, states
+from pipeline.events import Done, Route
+
+
+def answered(text: str, *urls: str) -> Done:
+    refs = tuple(
+        Reference(number=i, url=u, title="t", sources=(Source(id=i, url=u, title="t", text=text),))
+        for i, u in enumerate(urls, start=1)
+    )
+    answer = CitedAnswer(segments=(Segment(text, tuple(r.number for r in refs)),), references=refs)
+    return Done(answer=answer, route=Route.KNOWLEDGE_BASE if urls else Route.NO_ANSWER)
+
+
+NOT_FOUND = Done(answer=CitedAnswer.empty("I couldn't find this."), route=Route.NO_ANSWER)
+CASE = Case(
+    question="how long do keys last?",
+    urls=("https://d.example/keys.md#rotate",),
+    contains=("24 hours",),
+)
+
+
+def test_yaml_and_jsonl_files_resolve_urls_against_the_base() -> None:
+    cases = parse_cases(
+        "url_base: https://d.example/docs/\nquestions:\n"
+        "  - {question: 'a?', urls: [keys.md#rotate], contains: x}\n"
+        "  - {question: 'b?', expect: no_answer}\n",
+        fmt="yaml",
+    )
+    assert cases[0].urls == ("https://d.example/docs/keys.md#rotate",)
+    assert cases[1].expect == "no_answer" and cases[1].kind == "uncovered"
+    lines = '{"question": "c?", "url": "https://x/a", "contains": ["p", "q"]}\n\n'
+    assert parse_cases(lines, fmt="jsonl")[0].contains == ("p", "q")
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "message"),
+    [
+        ("questions: [{question: 'a'}]", "yaml", "question 1: an answerable question needs 'urls'"),
+        ("- {question: 'a', expect: maybe}", "yaml", "expect must be 'answer' or 'no_answer'"),
+        ("- {question: 'a', url: x, answr: y}", "yaml", "unknown key(s) answr"),
+        ("- {question: '  ', expect: no_answer}", "yaml", "'question' is missing or empty"),
+        ("[]", "yaml", "the file has no questions"),
+        ("{oops", "yaml", "not valid YAML"),
+        ('{"question": "a"}\nnot json', "jsonl", "line 2 is not JSON"),
+    ],
+)
+def test_a_bad_eval_file_names_the_question_and_the_problem(
+    text: str, fmt: str, message: str
+) -> None:
+    with pytest.raises(EvalFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_cases(text, fmt=fmt)  # type: ignore[arg-type]
+
+
+def test_urls_match_on_the_section_not_on_a_text_fragment() -> None:
+    assert same_place("https://d/a.md#x:~:text=foo", "https://d/a.md#x")
+    assert same_place("https://d/a/", "https://d/a")
+    assert not same_place("https://d/a.md#y", "https://d/a.md#x")
+    assert not same_place("https://d/a.md#x", "https://d/a.md")
+
+
+def test_phrases_match_regardless_of_case_spacing_and_code_ticks() -> None:
+    assert states("Use `request.cookies`  to read them.", ["REQUEST.COOKIES"])
+    assert not states("Use the cookie jar.", ["request.cookies"])
+
+
+@pytest.mark.parametrize(
+    ("done", "hit", "miss"),
+    [
+        (answered("Keys last 24 hours.", "https://d.example/keys.md#rotate"), True, None),
+        (answered("Keys rotate.", "https://d.example/keys.md#rotate"), True, "fact_missing"),
+        (answered("Keys last 24 hours.", "https://d.example/other.md"), True, "not_cited"),
+        (NOT_FOUND, True, "grading"),
+        (NOT_FOUND, False, "retrieval"),
+    ],
+)
+def test_each_miss_of_an_answerable_question_gets_one_class(
+    done: Done, hit: bool, miss: str | None
+) -> None:
+    assert judge(CASE, done, [], 0.1, hit=hit, rr=1.0).miss == miss
+
+
+def test_an_answer_to_an_uncovered_question_is_a_leak() -> None:
+    case = Case(question="Cloud Run?", expect="no_answer")
+    assert (
+        judge(case, answered("Deploy it.", "https://d/x"), [], 0.1, hit=None, rr=None).miss
+        == "leak"
+    )
+    assert judge(case, NOT_FOUND, [], 0.1, hit=None, rr=None).miss is None
+
+
+def test_citebot_eval_runs_the_samples_file_with_thresholds(
+    tmp_path: pytest.TempPathFactory,
+) -> None:
+    env = {"CITEBOT_DATA_DIR": str(tmp_path), "CITEBOT_PLUGINS__ENTRY_POINTS": "false"}
+    runner = CliRunner()
+    with resources.as_file(resources.files("bots") / "samples") as folder:
+        ingest = runner.invoke(
+            cli, ["ingest", str(folder), "--url-base", "https://docs.example.com/"], env=env
+        )
+        assert ingest.exit_code == 0, ingest.output
+        result = runner.invoke(cli, ["eval", "--json", str(folder / "eval.yaml")], env=env)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    m = report["metrics"]
+    assert m["questions"] >= 15
+    assert m["hit_at_k"] == 1.0, report["misses"]
+    assert m["cited_right"] >= 0.9, report["misses"]
+    assert m["fact_stated"] >= 0.9, report["misses"]
+    assert m["by_kind"]["off_topic"]["rate"] == 1.0, report["misses"]
+    assert {"misses", "results"} <= set(report)
+
+
+def test_citebot_eval_without_a_file_or_with_a_missing_one_is_one_line(tmp_path: object) -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["eval"])
+    assert result.exit_code == 2 and "name an eval file" in result.output
+    result = runner.invoke(cli, ["eval", "nowhere.yaml"])
+    assert result.exit_code == 2
+    assert result.output.strip() == "citebot: no such eval file: nowhere.yaml"
+
+
+def test_generate_needs_an_llm(tmp_path: object) -> None:
+    result = CliRunner().invoke(cli, ["eval", "--generate", "."])
+    assert result.exit_code == 2 and "--generate needs an LLM" in result.output
