@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from connectors.config import StoreSettings
 from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.sources.folder import read_folder
 from connectors.knowledge.store import KnowledgeStore
 from connectors.knowledge.store.lancedb import open_lancedb
