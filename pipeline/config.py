@@ -38,6 +38,14 @@ class PipelineSettings(BaseModel):
     """one footnote per document instead of per section"""
     extractive_sentences: int = Field(4, ge=1, le=10)
     """sentences in an offline (extractive) answer"""
+    evidence_threshold: float = Field(0.84, ge=0, le=2)
+    """support the best passage needs before the knowledge base answers (see pipeline/evidence.py)"""
+    evidence_coverage_weight: float = Field(0.5, ge=0, le=2)
+    """weight of the IDF-weighted share of the question's terms a passage contains"""
+    evidence_unknown_weight: float = Field(0.5, ge=0, le=2)
+    """weight of the question's terms that no chunk of the knowledge base contains"""
+    closest_match: bool = False
+    """after "I couldn't find this", name the closest passage (no footnote, no claim)"""
     history_tokens: int = Field(1500, ge=0)
     """token budget for the thread history a question carries (every platform)"""
 

@@ -6,13 +6,24 @@ by construction; it is also the fallback whenever the LLM is down.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from citations.model import Source
 from citations.sentences import sentences
+from pipeline.evidence import Lexicon, evidence, question_terms, split_code
 from pipeline.graders import EmbeddingGrader
 from pipeline.text import is_prose
+
+# A list item with its indented continuation lines; the bullet is not part of the text.
+_ITEM = re.compile(
+    r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+(?P<body>\S.*(?:\n(?![ \t]*(?:[*+-]|\d+[.)])[ \t])[ \t]+\S.*)*)",
+    re.M,
+)
+
+#: how much a sentence's share of the question's (IDF-weighted) terms adds to its score
+COVERAGE_WEIGHT = 0.5
 
 NOT_FOUND = "I couldn't find this in the knowledge base."
 NOT_FOUND_ANYWHERE = "I couldn't find this in the knowledge base or on the web."
@@ -34,6 +45,7 @@ async def extract(
     *,
     limit: int = 3,
     floor: float = 0.3,
+    lexicon: Lexicon | None = None,
 ) -> tuple[str, list[Pick]]:
     """Answer text with ``[id]`` after every sentence, and the sentences picked.
 
@@ -44,15 +56,24 @@ async def extract(
     candidates: list[Pick] = []
     seen: set[str] = set()
     for rank, source in enumerate(sources):
-        for span in sentences(source.text):
-            key = " ".join(span.text.casefold().split())
-            if key in seen or not is_prose(span.text):
+        # code and API listings may support an answer but are never quoted as prose
+        prose = split_code(source.text).prose
+        for start, text in _units(source.text):
+            key = " ".join(text.casefold().split())
+            if key in seen or not is_prose(text) or text.strip() not in prose:
                 continue
             seen.add(key)
-            candidates.append(Pick(rank, span.start, span.text, source.id, 0.0))
+            candidates.append(Pick(rank, start, text, source.id, 0.0))
     if not candidates:
         return "", []
     scores = await grader.sentence_scores(question, [c.text for c in candidates])
+    if lexicon is not None:
+        # by how much of the question a sentence answers, not by similarity alone
+        wanted = question_terms(question)
+        scores = [
+            s + COVERAGE_WEIGHT * evidence(wanted, c.text, lexicon).coverage
+            for s, c in zip(scores, candidates, strict=True)
+        ]
     ranked = sorted(
         (
             Pick(c.source_rank, c.start, c.text, c.source_id, s)
@@ -62,8 +83,36 @@ async def extract(
     )
     chosen = _with_continuation(ranked, limit=limit, floor=floor)
     chosen.sort(key=lambda p: (p.source_rank, p.start))
-    text = " ".join(f"{_flat(p.text)} [{p.source_id}]" for p in chosen)
-    return text, chosen
+    return _cited(chosen), chosen
+
+
+def _units(text: str) -> Iterator[tuple[int, str]]:
+    """Sentences, except that a list item is one unit however many sentences it has."""
+    items = [(m.start(), m.start("body"), m.end("body")) for m in _ITEM.finditer(text)]
+    for _, start, end in items:
+        yield start, text[start:end]
+    for span in sentences(text):
+        if not any(line <= span.start < end for line, _, end in items):
+            yield span.start, span.text
+
+
+def _cited(picks: Sequence[Pick]) -> str:
+    """The picks in order, one marker after each run of adjacent sentences of one source."""
+    parts: list[str] = []
+    for i, pick in enumerate(picks):
+        parts.append(_flat(pick.text))
+        after = picks[i + 1] if i + 1 < len(picks) else None
+        if after is None or not _adjacent(pick, after):
+            parts.append(f"[{pick.source_id}]")
+    return " ".join(parts)
+
+
+def _adjacent(first: Pick, second: Pick) -> bool:
+    return (
+        first.source_id == second.source_id
+        and first.source_rank == second.source_rank
+        and 0 <= second.start - (first.start + len(first.text)) <= 2
+    )
 
 
 def _with_continuation(ranked: list[Pick], *, limit: int, floor: float) -> list[Pick]:

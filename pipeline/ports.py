@@ -46,3 +46,16 @@ class Embedder(Protocol):
     """Anything that turns texts into unit vectors (the bundled MiniLM, any LlamaIndex embedding)."""
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+@runtime_checkable
+class Corpus(Protocol):
+    """A retriever that can list its chunks' texts (for term statistics).
+
+    ``corpus_version`` changes whenever the chunks change; a reader caches
+    whatever it derives from ``corpus_texts`` under that version.
+    """
+
+    def corpus_version(self) -> str: ...
+
+    def corpus_texts(self) -> list[str]: ...

@@ -38,10 +38,11 @@ from pipeline import prompts
 from pipeline.config import PipelineSettings
 from pipeline.errors import one_line
 from pipeline.events import Done, Route
-from pipeline.extractive import NOT_FOUND_ANYWHERE, Pick, extract
+from pipeline.evidence import Lexicon, Lexicons, evidence, question_terms, support
+from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE, Pick, extract
 from pipeline.graders import EmbeddingGrader, LLMGrader
 from pipeline.llm_failures import LLMFailed, classify, stage_note, traceback_if_debug
-from pipeline.ports import Grader, Hit, Retriever, WebSearch
+from pipeline.ports import Corpus, Grader, Hit, Retriever, WebSearch
 from pipeline.quotes import check_quotes
 from pipeline.run_state import RunState, Verdict
 from pipeline.text import strips
@@ -67,6 +68,8 @@ log = logging.getLogger("citebot.pipeline")
 T = TypeVar("T")
 
 MAX_STRIPS = 8
+#: passages whose support is within this of the evidence threshold still contribute
+KEEP_MARGIN = 0.1
 STRIP_CHARS = 400
 
 
@@ -95,7 +98,11 @@ class Extracted:
 
 
 async def extractive_answer(
-    query: str, sources: Sequence[Source], grader: EmbeddingGrader, settings: PipelineSettings
+    query: str,
+    sources: Sequence[Source],
+    grader: EmbeddingGrader,
+    settings: PipelineSettings,
+    lexicon: Lexicon | None = None,
 ) -> Extracted | None:
     """The most relevant sentences of ``sources``, cited; ``None`` when none is relevant."""
     text, picks = await extract(
@@ -104,6 +111,7 @@ async def extractive_answer(
         grader,
         limit=settings.extractive_sentences,
         floor=settings.lower,
+        lexicon=lexicon or Lexicon.build(s.text for s in sources),
     )
     if not text:
         return None
@@ -140,6 +148,7 @@ class CitebotWorkflow(Workflow):
             "web search is off" if web is None else None
         )
         self.grader_note = grader_note
+        self.lexicons = Lexicons(retriever if isinstance(retriever, Corpus) else None)
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -339,17 +348,38 @@ class CitebotWorkflow(Workflow):
                 )
             grader = self.embedding_grader
             grades = await self.embedding_grader.grade(question, texts)
+        supports = await self._support(question, ev.hits, grades)
         note = {"note": self.grader_note} if self.grader_note else {}
         run.trace(
             "grade",
             f"graded {len(texts)} chunks with {grader.name!r}, best {max(grades):.2f}",
             ms=clock.ms,
             grades=[round(g, 4) for g in grades],
+            support=[round(s, 4) for s in supports],
             grader=grader.name,
             graded=len(texts),
             **note,
         )
-        return GradedEvent(query=ev.query, hits=ev.hits, grades=list(grades), run=run)
+        return GradedEvent(
+            query=ev.query, hits=ev.hits, grades=list(grades), support=supports, run=run
+        )
+
+    async def _support(
+        self, question: str, hits: Sequence[Hit], grades: Sequence[float]
+    ) -> list[float]:
+        """Each hit's grade plus its lexical evidence (pipeline/evidence.py)."""
+        passages = [f"{hit.source.title}\n{hit.source.text}" for hit in hits]
+        lexicon = await self.lexicons.get() or Lexicon.build(passages)
+        wanted = question_terms(question)
+        return [
+            support(
+                grade,
+                evidence(wanted, passage, lexicon),
+                coverage_weight=self.settings.evidence_coverage_weight,
+                unknown_weight=self.settings.evidence_unknown_weight,
+            )
+            for grade, passage in zip(grades, passages, strict=True)
+        ]
 
     @step
     async def decide(
@@ -361,15 +391,29 @@ class CitebotWorkflow(Workflow):
         verdict: Verdict = (
             "correct" if best > upper else "incorrect" if best < lower else "ambiguous"
         )
+        data: dict[str, Any] = {"best": round(best, 4), "upper": upper, "lower": lower}
+        unsupported = False
+        judged_by_llm = self.grader is not self.embedding_grader and run.llm_down is None
+        if ev.support and verdict != "incorrect":
+            # an embedding grade says "on the topic"; the evidence says "it speaks to the
+            # question". An LLM's grade already judges that, so the evidence only settles an
+            # ambiguous grade when no web search can add to the knowledge base.
+            threshold = self.settings.evidence_threshold
+            strongest = max(ev.support)
+            data["support"] = round(strongest, 4)
+            data["evidence_threshold"] = threshold
+            kb_alone = self.web is None or run.web_used
+            if strongest < threshold and (
+                not judged_by_llm or (verdict == "ambiguous" and kb_alone)
+            ):
+                unsupported = True
+                verdict = "incorrect"
         run.verdict = verdict
         floor = upper if verdict == "correct" else lower
-        kept = [] if verdict == "incorrect" else kept_sources(ev.hits, ev.grades, floor)
-        data: dict[str, Any] = {
-            "best": round(best, 4),
-            "upper": upper,
-            "lower": lower,
-            "kept": len(kept),
-        }
+        kept = [] if verdict == "incorrect" else self._kept(ev, floor, not judged_by_llm)
+        data["kept"] = len(kept)
+        if unsupported:
+            data["evidence"] = "no passage speaks to the question's terms"
         web_off = self.web is None
         if web_off:
             data["web"] = self.web_disabled_reason
@@ -383,10 +427,13 @@ class CitebotWorkflow(Workflow):
                 run.trace("decide", f"ambiguous, but {why}: knowledge base only", **data)
                 return GenerateEvent(sources=kept, run=run)
             data["web"] = why
-            run.trace(
-                "decide", f"incorrect: best grade {best:.2f} < lower {lower}, and {why}", **data
+            reason = (
+                f"no evidence: best support {data['support']:.2f} < {data['evidence_threshold']}"
+                if unsupported
+                else f"best grade {best:.2f} < lower {lower}"
             )
-            return FinalizeEvent(answer=None, run=run)
+            run.trace("decide", f"incorrect: {reason}, and {why}", **data)
+            return FinalizeEvent(answer=None, run=run, not_found=self._not_found(ev, NOT_FOUND))
         if verdict == "ambiguous":
             run.trace(
                 "decide",
@@ -398,6 +445,23 @@ class CitebotWorkflow(Workflow):
                 "decide", f"incorrect: best grade {best:.2f} < lower {lower}: web instead", **data
             )
         return WebEvent(kb=kept, run=run)
+
+    def _kept(self, ev: GradedEvent, floor: float, by_support: bool) -> list[Source]:
+        """Hits graded at least ``floor``; offline, only those with enough support, best first."""
+        if not ev.support or not by_support:
+            return kept_sources(ev.hits, ev.grades, floor)
+        least = self.settings.evidence_threshold - KEEP_MARGIN
+        ranked = sorted(zip(ev.hits, ev.grades, ev.support, strict=True), key=lambda t: -t[2])
+        return [hit.source for hit, grade, s in ranked if grade >= floor and s >= least]
+
+    def _not_found(self, ev: GradedEvent, text: str) -> str:
+        """``text``, and with ``closest_match`` on, the closest passage's title, unlinked."""
+        if not self.settings.closest_match or not ev.hits:
+            return text
+        scores = ev.support or ev.grades
+        closest = max(zip(ev.hits, scores, strict=True), key=lambda pair: pair[1])[0]
+        title = " ".join(closest.source.title.split())
+        return f"{text}\n\nClosest match, which may not answer it: “{title}”." if title else text
 
     @step
     async def web_search(
@@ -531,7 +595,11 @@ class CitebotWorkflow(Workflow):
     ) -> CheckEvent | FinalizeEvent:
         clock = Clock()
         extracted = await extractive_answer(
-            run.standalone, sources, self.embedding_grader, self.settings
+            run.standalone,
+            sources,
+            self.embedding_grader,
+            self.settings,
+            await self.lexicons.get(),
         )
         picks = extracted.picks if extracted is not None else []
         run.trace(

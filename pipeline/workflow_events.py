@@ -34,6 +34,8 @@ class GradedEvent(Event):
     query: str
     hits: list[Hit]
     grades: list[float]
+    #: grade plus lexical evidence per hit (pipeline/evidence.py); empty when not computed
+    support: list[float] = Field(default_factory=list)
     run: RunState
 
 

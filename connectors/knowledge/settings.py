@@ -31,7 +31,9 @@ class StoreSettings(BaseModel):
     weaviate_grpc_port: int = Field(50051, ge=1, le=65535)
     """Weaviate gRPC port"""
     alpha: float = Field(0.5, ge=0.0, le=1.0)
-    """hybrid weight: 1 = vector only"""
+    """hybrid weight of the vector score against the full-text score: 1 = vector only"""
+    candidates: int = Field(4, ge=1, le=20)
+    """hybrid search: each of the vector and full-text lists brings top_k × this to the fusion"""
     tenancy: Literal["collections", "tenants"] = "collections"
     """Weaviate: one collection per citebot collection, or one tenant each"""
     batch_size: int = Field(100, ge=1)

@@ -244,7 +244,8 @@ class KnowledgeStore:
             raise StoreError(
                 f"the {self.kind} store failed to answer a query: {one_line(exc)}"
             ) from exc
-        return self._hits(result, vector)
+        # the store may return a deeper candidate pool than asked for; keep the best top_k
+        return self._hits(result, vector)[:top_k]
 
     def _hits(self, result: VectorStoreQueryResult, vector: list[float]) -> list[Hit]:
         nodes = result.nodes or []

