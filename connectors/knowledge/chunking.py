@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from citations.sentences import Boundaries, pack
 from connectors.knowledge.documents import Document, Section
 
-__all__ = ["Chunk", "chunk_document", "document_ref", "section_title", "section_url"]
+__all__ = ["Chunk", "Fits", "chunk_document", "document_ref", "section_title", "section_url"]
 
 TITLE_SEPARATOR = " › "
+#: the smallest budget a span is re-cut to for the embedder's window
+MIN_CHARS = 200
 
 # A sentence ends at . ! ? (maybe closed by a quote or bracket) before whitespace,
 # or at a blank line (paragraphs, list blocks and headings without a full stop).
@@ -89,14 +92,25 @@ def section_url(document: Document, section: Section) -> str:
     return document.url
 
 
+#: ``fits(title, text)``: whether the embedder reads all of a chunk (its window is finite)
+Fits = Callable[[str, str], bool]
+
+
 def chunk_document(
-    document: Document, *, max_chars: int = 1200, overlap_sentences: int = 0
+    document: Document,
+    *,
+    max_chars: int = 1200,
+    overlap_sentences: int = 0,
+    fits: Fits | None = None,
 ) -> list[Chunk]:
     chunks: list[Chunk] = []
     for section in document.sections:
         url = section_url(document, section)
         title = section_title(document, section)
-        for start, end in split_spans(section.text, max_chars, overlap_sentences):
+        spans = split_spans(section.text, max_chars, overlap_sentences)
+        if fits is not None:
+            spans = _fitted(section.text, spans, title, fits, overlap_sentences)
+        for start, end in spans:
             chunks.append(
                 Chunk(
                     text=section.text[start:end],
@@ -114,6 +128,23 @@ def chunk_document(
                 )
             )
     return chunks
+
+
+def _fitted(
+    text: str, spans: list[tuple[int, int]], title: str, fits: Fits, overlap: int
+) -> list[tuple[int, int]]:
+    """Re-cut each span the embedder would truncate, in smaller budgets, until all fit."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        budget = end - start
+        pieces = [(start, end)]
+        while budget > MIN_CHARS and not all(fits(title, text[a:b]) for a, b in pieces):
+            budget = max(MIN_CHARS, budget * 3 // 4)
+            pieces = [
+                (start + a, start + b) for a, b in split_spans(text[start:end], budget, overlap)
+            ]
+        out.extend(pieces)
+    return out
 
 
 def split_spans(text: str, max_chars: int, overlap_sentences: int = 0) -> list[tuple[int, int]]:

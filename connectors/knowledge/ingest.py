@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from connectors.knowledge.chunking import Chunk, chunk_document
+from connectors.knowledge.chunking import Chunk, Fits, chunk_document
 from connectors.knowledge.documents import Document, Skipped
 from connectors.knowledge.progress import IngestProgress
 from connectors.knowledge.store import FORMAT_VERSION, DataDir, Entry, KnowledgeStore, Manifest
@@ -123,6 +123,14 @@ class Ingestor:
 
     # -- work ----------------------------------------------------------------
 
+    def _fits(self) -> Fits | None:
+        """Chunks sized to the embedder's window, when it can tell (the bundled MiniLM can)."""
+        fits = getattr(self.store.embedding, "fits", None)
+        if not callable(fits):
+            return None
+        embed_text = self.store.embed_text
+        return lambda title, text: bool(fits(embed_text(title, text)))
+
     def fingerprint(self, document: Document) -> str:
         parts = (
             str(FORMAT_VERSION),
@@ -133,6 +141,7 @@ class Ingestor:
             document.kind,
             str(self.chunk_chars),
             str(self.overlap_sentences),
+            "fit" if self._fits() is not None else "",
         )
         return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
 
@@ -186,7 +195,10 @@ class Ingestor:
 
     def _prepare(self, document: Document, fingerprint: str) -> _Prepared:
         chunks = chunk_document(
-            document, max_chars=self.chunk_chars, overlap_sentences=self.overlap_sentences
+            document,
+            max_chars=self.chunk_chars,
+            overlap_sentences=self.overlap_sentences,
+            fits=self._fits(),
         )
         return _Prepared(document, fingerprint, chunks, self.store.embed_texts(chunks))
 

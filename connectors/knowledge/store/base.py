@@ -152,6 +152,12 @@ class KnowledgeStore:
     # -- writing -----------------------------------------------------------
 
     @staticmethod
+    def embed_text(title: str, text: str) -> str:
+        """What gets embedded for a chunk with this title and text."""
+        node = TextNode(text=text, metadata={"title": title})
+        return node.get_content(metadata_mode=MetadataMode.EMBED)
+
+    @staticmethod
     def embed_texts(chunks: Sequence[Chunk]) -> list[str]:
         """What gets embedded for each chunk (its title and text)."""
         return [chunk_node(c).get_content(metadata_mode=MetadataMode.EMBED) for c in chunks]

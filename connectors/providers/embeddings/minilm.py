@@ -132,6 +132,10 @@ class MiniLMEmbedding(LocalEmbedding):
     def _loaded(self) -> _Loaded:
         return _load(self.threads, self.quantized, self.cache_dir)
 
+    def fits(self, text: str) -> bool:
+        """Whether the model reads all of ``text`` ([CLS] and [SEP] count towards its window)."""
+        return len(self._loaded().tokenizer.encode(text).ids) < MAX_TOKENS
+
     def embed(self, texts: list[str]) -> np.ndarray:
         """Unit vectors for ``texts`` as a ``(len(texts), 384)`` float32 array."""
         if not texts:
