@@ -41,9 +41,9 @@ def eval_command(
     per_passage: int,
     quiet: bool,
 ) -> None:
-    """Ask every question in FILE (YAML or JSON Lines) and report how the answers fare.
+    """Score answers against a labelled question file.
 
-    Each question names the section(s) that answer it (urls) and phrases the answer
+    FILE is YAML or JSON Lines. Each question names the section(s) that answer it (urls) and phrases the answer
     must contain (contains), or says expect: no_answer. See tests/devset/ for an example.
     """
     if generate_dir is not None:
