@@ -113,11 +113,9 @@ def ask_command(
 ) -> None:
     """Answer QUESTION with numbered, linked footnotes.
 
-    From the knowledge base, and the web when configured. On a terminal the answer streams as it is written; piped or with --json it
-    is printed whole.
+    From the knowledge base, and the web when configured. On a terminal the
+    answer streams as it is written; piped or with --json it is printed whole.
     """
-    import asyncio
-
     text = " ".join(question).strip()
     if not text:
         fail("the question is empty; ask something, e.g. citebot ask 'How do I rotate a key?'", 2)
@@ -129,6 +127,8 @@ def ask_command(
             fail(empty)
         click.echo(f"citebot: {empty}; answering from the web alone", err=True)
     runtime = load_runtime(ctx)
+    import asyncio
+
     from pipeline.question import Question
 
     previewing = style in PREVIEW_STYLES and not as_json

@@ -36,9 +36,9 @@ def line_editing(history: Path) -> Iterator[None]:
 @friendly
 def chat_command(ctx: click.Context) -> None:
     """A conversation in the terminal, with follow-ups and /commands."""
+    runtime = load_runtime(ctx)
     import asyncio
 
-    runtime = load_runtime(ctx)
     from bots.platforms.console import repl
 
     settings = settings_from(ctx)
