@@ -19,10 +19,11 @@ from bots.core.dedupe import Dedupe
 from bots.core.feedback import FeedbackStore
 from bots.core.runtime import Answerer, Runtime
 from bots.platforms.discord import configure_endpoints, create_bot
+from bots.platforms.discord.render import to_parts
 from bots.settings import Settings
 from bots.testing.answerer import ScriptedAnswerer
 from bots.testing.discord_api import CHANNEL_ID, FakeDiscord, Interaction
-from bots.testing.host import AnswerRecorder, plugin_host
+from bots.testing.host import AnswerRecorder, Finished, plugin_host
 from pipeline.events import Done
 
 EPHEMERAL = 1 << 6
@@ -136,20 +137,24 @@ class DiscordTestBot:
         seen = len(self.recorder.finished)
         interaction = await self.fake.slash("ask", {"question": question}, channel_id=channel)
         finished = await self.recorder.next_after(seen, within)
-        message = await self.fake.wait_for(
-            lambda: _final(self.fake, interaction, finished.at), within
-        )
+        message = await self.fake.wait_for(lambda: _final(self.fake, interaction, finished), within)
         return Answer(finished.done, message)
 
 
-def _final(fake: FakeDiscord, interaction: Interaction, since: float) -> dict[str, Any] | None:
+def _final(
+    fake: FakeDiscord, interaction: Interaction, finished: Finished
+) -> dict[str, Any] | None:
+    """The asker's message once it shows the final render (streamed edits may still be in
+    flight when the answer is done, so an answer is waited for by its content)."""
     edits = [
         c
         for c in fake.calls
-        if c.at >= since and interaction.token in c.path and c.method in ("PATCH", "POST")
+        if c.at >= finished.at and interaction.token in c.path and c.method in ("PATCH", "POST")
     ]
     if not edits:
         return None
-    if interaction.followups and edits[-1].method == "POST":
-        return interaction.followups[-1]
-    return interaction.original
+    shown = [m for m in (interaction.original, *interaction.followups) if m is not None]
+    if finished.done.outcome.is_answer:
+        expected = to_parts(finished.done.answer)[0].content
+        return next((m for m in shown if m.get("content") == expected), None)
+    return shown[-1] if shown else None
