@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 #: The one apology a user sees when answering failed; platforms add their warning sign.
 SORRY = "Sorry, something went wrong while answering. Please try again later."
 
@@ -24,3 +26,25 @@ def one_line(exc: BaseException, limit: int = 200, *, named: bool = False) -> st
     if not text:
         return name
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# What a note shown to a user must not carry: addresses, host names and file
+# paths from exception text (they tell an outsider about the deployment).
+_ADDRESS = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s)\]'\"]+")
+_PATH = re.compile(r"(?<![\w.:/-])(?:~|\.{1,2})?(?:/[^\s/'\"():,]+)+/?|\b[A-Za-z]:\\[^\s'\"():,]+")
+_HOST = re.compile(
+    r"\b(?:(?:\d{1,3}\.){3}\d{1,3}|localhost|(?:[a-zA-Z0-9-]+\.)+(?:com|org|net|io|dev|ai|app"
+    r"|cloud|internal|local|lan|svc|cluster|co|de|uk|fr|eu|us))(?::\d{1,5})?\b"
+    r"|\b[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)*:\d{2,5}\b"
+)
+
+
+def scrub(text: str) -> str:
+    """``text`` without URLs, host names and file paths, for a note a user reads.
+
+    The detail belongs in the log; the note keeps the reason ("Permission
+    denied", "Connection refused") and says only where in general terms.
+    """
+    text = _ADDRESS.sub("a server", text)
+    text = _PATH.sub("a file", text)
+    return _HOST.sub("a server", text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pipeline.errors import scrub
 from pipeline.events import Decision
 from pipeline.question import Question
 from pipeline.trace import Tracer
@@ -32,6 +33,8 @@ class RunState:
     usage: TokenUsage = field(default_factory=TokenUsage)
 
     def note(self, text: str) -> None:
+        """Add a note for the user; paths and host names from exceptions are left out."""
+        text = scrub(text)
         if text not in self.notes:
             self.notes.append(text)
 

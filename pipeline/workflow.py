@@ -36,7 +36,7 @@ from citations.refusal import is_refusal
 from citations.stream import CitationStream
 from pipeline import prompts
 from pipeline.config import PipelineSettings
-from pipeline.errors import one_line
+from pipeline.errors import one_line, scrub
 from pipeline.events import Done, Route
 from pipeline.evidence import Lexicon, Lexicons, evidence, question_terms, support
 from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE, Pick, extract
@@ -777,7 +777,7 @@ class CitebotWorkflow(Workflow):
                 if Origin.WEB in origins
                 else Route.KNOWLEDGE_BASE
             )
-        if run.llm_down is not None and not any(run.llm_down in n for n in run.notes):
+        if run.llm_down is not None and not any(scrub(run.llm_down) in n for n in run.notes):
             run.note(run.llm_down[:1].upper() + run.llm_down[1:] + ".")
         if run.notes:
             notes = "\n".join(f"Note: {n}" for n in run.notes)
