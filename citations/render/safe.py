@@ -168,16 +168,25 @@ class _Scanner:
         if self.indent >= 0:
             self.indent = self.indent + len(tail) if tail.strip(" ") == "" else -1
 
-    def _fenced(self, buf: str, i: int, final: bool, units: list[_Unit]) -> int:
-        n = len(buf)
-        m = _FENCE_STOP.search(buf, i)
-        j = n if m is None else m.start()
+    def _plain(
+        self, buf: str, i: int, stop: re.Pattern[str], kind: _Kind, units: list[_Unit]
+    ) -> int:
+        """Text up to the next ``stop`` character, or a newline, as one unit; -1 at a stop."""
+        m = stop.search(buf, i)
+        j = len(buf) if m is None else m.start()
         if j > i:
-            self._text(_Kind.BODY, buf[i:j], units)
+            self._text(kind, buf[i:j], units)
             return j
         if buf[i] == "\n":
-            self._text(_Kind.BODY, "\n", units)
+            self._text(kind, "\n", units)
             return i + 1
+        return -1
+
+    def _fenced(self, buf: str, i: int, final: bool, units: list[_Unit]) -> int:
+        n = len(buf)
+        step = self._plain(buf, i, _FENCE_STOP, _Kind.BODY, units)
+        if step >= 0:
+            return step
         k = _TICKS.match(buf, i).end()  # type: ignore[union-attr]
         if k == n and not final:
             return _NEED
@@ -196,15 +205,10 @@ class _Scanner:
 
     def _prose(self, buf: str, i: int, final: bool, units: list[_Unit]) -> int:
         n = len(buf)
-        m = _PROSE_STOP.search(buf, i)
-        j = n if m is None else m.start()
-        if j > i:
-            self._text(_Kind.PROSE, buf[i:j], units)
-            return j
+        step = self._plain(buf, i, _PROSE_STOP, _Kind.PROSE, units)
+        if step >= 0:
+            return step
         char = buf[i]
-        if char == "\n":
-            self._text(_Kind.PROSE, "\n", units)
-            return i + 1
         if char == "\\":
             if i + 1 == n and not final:
                 return _NEED
