@@ -66,8 +66,6 @@ def _argv(command: str) -> list[str]:
 
 def _run(command: str, cwd: Path) -> str:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CITEBOT_")}
-    # the development environment installs the example plugin; the README's --no-dev one does not
-    env["CITEBOT_PLUGINS__DISABLE"] = '["example"]'
     result = subprocess.run(
         _argv(command), cwd=cwd, env=env, capture_output=True, text=True, timeout=600
     )
