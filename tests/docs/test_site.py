@@ -36,3 +36,16 @@ def test_the_readme_is_short_and_its_relative_links_exist() -> None:
     assert targets, "the README links to the docs"
     missing = [t for t in targets if not (ROOT / t.split("#", 1)[0]).exists()]
     assert not missing, f"README links to missing files: {missing}"
+
+
+def test_every_path_the_docs_name_exists() -> None:
+    tops = "bots|pipeline|citations|connectors|tests|deploy|docs|examples|\\.ci"
+    pages = [README, ROOT / "docs" / "CHANGELOG.md", *(ROOT / "docs" / "pages").glob("*.md")]
+    named = {
+        (path.split("#", 1)[0], page.name)
+        for page in pages
+        for path in re.findall(rf"`((?:{tops})/[^`\s]*)`", page.read_text(encoding="utf-8"))
+        if not any(mark in path for mark in "…*{")
+    }
+    missing = sorted(f"{path} ({page})" for path, page in named if not (ROOT / path).exists())
+    assert not missing, f"the docs name paths that do not exist: {missing}"
