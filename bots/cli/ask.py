@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from bots.cli import cli, fail, friendly, settings_from
+from bots.cli.base import cli, fail, friendly, settings_from
 from bots.cli.loading import LOADING, load_runtime, spinner
 from bots.cli.previews import PREVIEW_STYLES, preview
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from bots.cli import cli, friendly, settings_from
+from bots.cli.base import cli, friendly, settings_from
 from bots.cli.loading import load_runtime
 
 HISTORY_FILE = "chat_history"

@@ -4,7 +4,7 @@ import json
 
 import click
 
-from bots.cli import cli, friendly, settings_from
+from bots.cli.base import cli, friendly, settings_from
 
 
 @cli.command("config")

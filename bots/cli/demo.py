@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bots.cli import cli, friendly
 from bots.cli.ask import run_question, runtime_of
+from bots.cli.base import cli, friendly
 
 if TYPE_CHECKING:
     from bots.core.runtime import Runtime

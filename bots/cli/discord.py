@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bots.cli import cli, fail, friendly, settings_from
+from bots.cli.base import cli, fail, friendly, settings_from
 from bots.cli.run import run_group
 
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from bots.cli import cli, fail, friendly, settings_from
 from bots.cli.ask import runtime_of
+from bots.cli.base import cli, fail, friendly, settings_from
 from pipeline.question import Place, Question
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bots.cli import cli, friendly, settings_from
+from bots.cli.base import cli, friendly, settings_from
 from bots.cli.loading import LOADING, spinner, start_warming
 
 if TYPE_CHECKING:

@@ -86,7 +86,7 @@ def start_warming(settings: Settings, *, pipeline: bool = True) -> threading.Thr
 
 def load_runtime(ctx: click.Context, text: str = LOADING) -> Runtime:
     """The command's runtime, built once, with a spinner and the model loading beside it."""
-    from bots.cli import settings_from
+    from bots.cli.base import settings_from
 
     obj = ctx.ensure_object(dict)
     if "runtime" in obj:

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl
 
 import click
 
-from bots.cli import cli, fail, friendly, settings_from
+from bots.cli.base import cli, fail, friendly, settings_from
 from bots.cli.ingest import SOURCE_RESOLVERS, SourceSpec
 from connectors.errors import ConnectorError, SourceNotFound
 

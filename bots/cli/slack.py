@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from bots.cli import cli, fail, friendly, settings_from
+from bots.cli.base import cli, fail, friendly, settings_from
 from bots.cli.run import run_group
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bots.cli import cli, friendly, settings_from
+from bots.cli.base import cli, friendly, settings_from
 from bots.cli.ingest import SOURCE_RESOLVERS, SourceSpec
 from connectors.errors import SourceNotFound
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bots.cli import cli, friendly, settings_from
+from bots.cli.base import cli, friendly, settings_from
 
 if TYPE_CHECKING:
     from bots.settings import Settings
