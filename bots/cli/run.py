@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from bots.cli import cli
+from bots.cli.base import cli
 
 
 @cli.group("run")
