@@ -15,15 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bots.core.dedupe import Dedupe
-from bots.core.feedback import FeedbackStore
-from bots.core.runtime import Answerer, Runtime
+from bots.core.runtime import Answerer
 from bots.platforms.discord import configure_endpoints, create_bot
 from bots.platforms.discord.render import to_parts
 from bots.settings import Settings
-from bots.testing.answerer import ScriptedAnswerer
 from bots.testing.discord_api import CHANNEL_ID, FakeDiscord, Interaction
-from bots.testing.host import AnswerRecorder, Finished, plugin_host
+from bots.testing.host import Finished, Wiring, bot_runtime
 from pipeline.events import Done
 
 EPHEMERAL = 1 << 6
@@ -55,20 +52,9 @@ class Answer:
         return "\n".join(p for p in parts if p)
 
 
-class DiscordTestBot:
-    def __init__(
-        self,
-        fake: FakeDiscord,
-        client: Any,
-        runtime: Runtime,
-        answerer: Any,
-        recorder: AnswerRecorder,
-    ) -> None:
-        self.fake = fake
-        self.client = client
-        self.runtime = runtime
-        self.answerer = answerer
-        self.recorder = recorder
+class DiscordTestBot(Wiring):
+    fake: FakeDiscord
+    client: Any
 
     @classmethod
     @asynccontextmanager
@@ -91,27 +77,20 @@ class DiscordTestBot:
             **settings.pop("discord", {}),
         }
         config = Settings(data_dir=Path(data_dir), discord=discord, **settings)
-        host, recorder = plugin_host(plugins, discover=discover, settings=config.plugins)
-        store = FeedbackStore(Path(data_dir) / "feedback.sqlite3")
-        scripted = answerer or ScriptedAnswerer()
-        runtime = Runtime(config, answerer=scripted, feedback=store, dedupe=Dedupe(), plugins=host)
-        configure_endpoints(config.discord)
-        client = create_bot(config, runtime, guild_ready_timeout=0.05)
-        task = asyncio.create_task(client.start(fake.valid_token))
-        try:
-            await asyncio.wait_for(client.wait_until_ready(), 10)
-            yield cls(fake, client, runtime, scripted, recorder)
-        finally:
-            await client.close()
-            with suppress(Exception):
-                await task
-            store.close()
-            await fake.stop()
-
-    @property
-    def questions(self) -> list[Any]:
-        """What reached the answerer (after the plugins' rewrites and refusals)."""
-        return list(getattr(self.answerer, "questions", []))
+        with bot_runtime(config, plugins, answerer=answerer, discover=discover) as wiring:
+            configure_endpoints(config.discord)
+            client = create_bot(config, wiring.runtime, guild_ready_timeout=0.05)
+            task = asyncio.create_task(client.start(fake.valid_token))
+            try:
+                await asyncio.wait_for(client.wait_until_ready(), 10)
+                bot = cls(wiring.runtime, wiring.answerer, wiring.recorder)
+                bot.fake, bot.client = fake, client
+                yield bot
+            finally:
+                await client.close()
+                with suppress(Exception):
+                    await task
+                await fake.stop()
 
     async def slash(
         self, name: str, *, channel: int = CHANNEL_ID, within: float = 10.0, **options: Any

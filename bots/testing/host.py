@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
+from bots.core.dedupe import Dedupe
+from bots.core.feedback import FeedbackStore
+from bots.core.runtime import Answerer, Runtime
 from bots.plugins.hookspecs import hookimpl
 from bots.plugins.manager import PluginHost
+from bots.settings import Settings
 from bots.settings.sections import PluginSettings
+from bots.testing.answerer import ScriptedAnswerer
 from pipeline.events import Done
 from pipeline.question import Question
 
@@ -58,3 +66,36 @@ def plugin_host(
     recorder = AnswerRecorder()
     host.register(recorder, name=RECORDER)
     return host, recorder
+
+
+@dataclass
+class Wiring:
+    """A test bot's runtime, what answers it, and the recorder of its final answers."""
+
+    runtime: Runtime
+    answerer: Any
+    recorder: AnswerRecorder
+
+    @property
+    def questions(self) -> list[Any]:
+        """What reached the answerer (after the plugins' rewrites and refusals)."""
+        return list(getattr(self.answerer, "questions", []))
+
+
+@contextmanager
+def bot_runtime(
+    settings: Settings,
+    plugins: Iterable[object],
+    *,
+    answerer: Answerer | None = None,
+    discover: bool = False,
+) -> Iterator[Wiring]:
+    """A runtime with ``plugins``, votes in the data dir, and ``answerer`` (a script by default)."""
+    host, recorder = plugin_host(plugins, discover=discover, settings=settings.plugins)
+    store = FeedbackStore(Path(settings.data_dir) / "feedback.sqlite3")
+    chosen = answerer or ScriptedAnswerer()
+    runtime = Runtime(settings, answerer=chosen, feedback=store, dedupe=Dedupe(), plugins=host)
+    try:
+        yield Wiring(runtime, chosen, recorder)
+    finally:
+        store.close()

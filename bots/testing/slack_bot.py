@@ -20,14 +20,11 @@ from typing import Any
 import aiohttp
 from slack_sdk.signature import SignatureVerifier
 
-from bots.core.dedupe import Dedupe
-from bots.core.feedback import FeedbackStore
-from bots.core.runtime import Answerer, Runtime
+from bots.core.runtime import Answerer
 from bots.platforms.slack.bot import SlackBot
 from bots.platforms.slack.server import start_http
 from bots.settings import load_settings
-from bots.testing.answerer import ScriptedAnswerer
-from bots.testing.host import AnswerRecorder, plugin_host
+from bots.testing.host import Wiring, bot_runtime
 from bots.testing.slack_api import BOT_USER, TEAM, FakeSlack, Message
 from pipeline.events import Done
 
@@ -62,24 +59,12 @@ class Answer:
         return "\n".join(m.visible_text for m in self.messages)
 
 
-class SlackTestBot:
-    def __init__(
-        self,
-        fake: FakeSlack,
-        bot: SlackBot,
-        answerer: Any,
-        recorder: AnswerRecorder,
-        url: str,
-        session: aiohttp.ClientSession,
-    ) -> None:
-        self.fake = fake
-        self.bot = bot
-        self.runtime: Runtime = bot.runtime
-        self.answerer = answerer
-        self.recorder = recorder
-        self._url = url
-        self._session = session
-        self._events = 0
+class SlackTestBot(Wiring):
+    fake: FakeSlack
+    bot: SlackBot
+    _url: str
+    _session: aiohttp.ClientSession
+    _events: int
 
     @classmethod
     @asynccontextmanager
@@ -103,27 +88,20 @@ class SlackTestBot:
         fake = await FakeSlack().start()
         slack["api_url"] = fake.base_url
         config = load_settings(data_dir=str(data_dir), slack=slack, **settings)
-        host, recorder = plugin_host(plugins, discover=discover, settings=config.plugins)
-        store = FeedbackStore(Path(data_dir) / "feedback.sqlite3")
-        scripted = answerer or ScriptedAnswerer()
-        runtime = Runtime(config, answerer=scripted, feedback=store, dedupe=Dedupe(), plugins=host)
-        bot = SlackBot(runtime)
-        runner = await start_http(bot, "127.0.0.1", 0)
-        url = f"http://127.0.0.1:{runner.addresses[0][1]}/slack/events"
-        session = aiohttp.ClientSession()
-        try:
-            yield cls(fake, bot, scripted, recorder, url, session)
-        finally:
-            await session.close()
-            await runner.cleanup()
-            await bot.close()
-            store.close()
-            await fake.close()
-
-    @property
-    def questions(self) -> list[Any]:
-        """What reached the answerer (after the plugins' rewrites and refusals)."""
-        return list(getattr(self.answerer, "questions", []))
+        with bot_runtime(config, plugins, answerer=answerer, discover=discover) as wiring:
+            app = SlackBot(wiring.runtime)
+            runner = await start_http(app, "127.0.0.1", 0)
+            session = aiohttp.ClientSession()
+            try:
+                bot = cls(wiring.runtime, wiring.answerer, wiring.recorder)
+                bot.fake, bot.bot, bot._session, bot._events = fake, app, session, 0
+                bot._url = f"http://127.0.0.1:{runner.addresses[0][1]}/slack/events"
+                yield bot
+            finally:
+                await session.close()
+                await runner.cleanup()
+                await app.close()
+                await fake.close()
 
     async def _post(self, body: str, content_type: str) -> int:
         ts = str(int(time.time()))
