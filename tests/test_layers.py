@@ -10,6 +10,7 @@ third-party packages, ``urllib.request`` beside ``urllib.parse``, calls to
 from __future__ import annotations
 
 import ast
+import logging
 import sys
 from pathlib import Path
 
@@ -23,7 +24,15 @@ IO_MODULES = {"urllib.request", "urllib.response", "http.client", "ftplib", "smt
 
 
 def test_import_contracts_are_kept(capsys: pytest.CaptureFixture[str]) -> None:
-    status = lint_imports(str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True)
+    # lint_imports configures logging with disable_existing_loggers, which would silence
+    # the citebot loggers for every later test in this process that checks a log line
+    loggers = [logging.getLogger(name) for name in logging.root.manager.loggerDict]
+    disabled = {logger.name: logger.disabled for logger in loggers}
+    try:
+        status = lint_imports(str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True)
+    finally:
+        for logger in loggers:
+            logger.disabled = disabled[logger.name]
     report = capsys.readouterr().out
     assert "Contracts: 4 kept, 0 broken." in report, report
     assert status == 0
