@@ -69,7 +69,7 @@ def build_runtime(settings: Settings, *, with_plugins: bool = True, eager: bool 
         settings,
         answerer=build_answerer(settings, plugins) if eager else None,
         build_answerer=partial(build_answerer, settings, plugins),
-        feedback=FeedbackStore(settings.data_dir / "feedback.sqlite3"),
+        feedback=FeedbackStore(settings.data_dir / "feedback.sqlite3", settings.feedback),
         dedupe=build_dedupe(settings),
         limiter=build_limiter(settings),
         plugins=plugins,

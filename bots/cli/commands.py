@@ -7,6 +7,7 @@ from bots.cli import (  # noqa: F401
     demo,
     discord,
     eval,
+    feedback,
     ingest,
     plugins,
     run,

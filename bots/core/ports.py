@@ -49,6 +49,13 @@ class FeedbackLog(Protocol):
         question: str,
         route: str,
         references: list[dict[str, Any]],
+        answer: str = "",
+        outcome: str = "answered",
+        asker: str = "",
+        workspace: str = "",
+        channel: str = "",
+        thread: str = "",
+        timings: dict[str, float] | None = None,
     ) -> None: ...
 
     def vote(self, answer_id: str, *, user: str, vote: Vote, platform: str) -> None: ...

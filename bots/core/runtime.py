@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from bots.core.dedupe import Dedupe
-from bots.core.feedback import references_of
+from bots.core.feedback import references_of, timings_of
 from bots.core.ports import (
     Answerer,
     AnswererFactory,
@@ -259,6 +259,13 @@ class Runtime:
                 question=question.text,
                 route=str(done.route),
                 references=references_of(done.answer),
+                answer=done.answer.text,
+                outcome=str(done.outcome),
+                asker=question.asker,
+                workspace=question.place.workspace or "",
+                channel=question.place.channel or "",
+                thread=question.place.thread or "",
+                timings=timings_of(done),
             )
         except Exception:
             log.exception(

@@ -43,6 +43,7 @@ from .schema import unknown_keys
 from .sections import (
     AccessSettings,
     DiscordSettings,
+    FeedbackSettings,
     LimitSettings,
     OpsSettings,
     PluginSettings,
@@ -98,6 +99,7 @@ class Settings(BaseSettings):
     limits: LimitSettings = Field(default_factory=LimitSettings)
     ops: OpsSettings = Field(default_factory=OpsSettings)
     plugins: PluginSettings = Field(default_factory=PluginSettings)
+    feedback: FeedbackSettings = Field(default_factory=FeedbackSettings)
     _origins: Origins = PrivateAttr(default_factory=Origins)
 
     @classmethod

@@ -172,3 +172,18 @@ class PluginSettings(BaseModel):
     command_timeout: float = Field(
         default=30.0, gt=0, description="seconds a chat command may take"
     )
+
+
+class FeedbackSettings(BaseModel):
+    """What the bot keeps of its answers and votes, and for how long."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    keep_days: int = Field(0, ge=0)
+    """days answers and votes are kept; 0 keeps them until `citebot feedback purge --days`"""
+    hash_users: bool = False
+    """store asker and voter ids as salted SHA-256 hashes instead of platform ids"""
+    user_salt: SecretStr | None = None
+    """salt for hash_users (secret); required when hash_users is on"""
+    insights_token: SecretStr | None = None
+    """bearer token for the ops server's /insights page (secret); unset = page off"""

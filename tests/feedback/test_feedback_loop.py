@@ -1,0 +1,168 @@
+"""The feedback loop: answers stored whole, 👎 reasons, list/export/purge, old files migrated."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+from pydantic import SecretStr
+
+from bots.cli import cli
+from bots.cli import commands as _commands  # noqa: F401  (registers every command)
+from bots.core.feedback import DownReason, FeedbackStore
+from bots.settings.sections import FeedbackSettings
+from tests.slack.conftest import mention
+
+
+def citebot(data_dir: Path, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["--data-dir", str(data_dir), "feedback", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+async def test_a_down_vote_with_a_reason_is_listed(make_harness, tmp_path):
+    h = await make_harness()
+    await h.event(mention(ts="20.0"))
+    stop = await h.fake.wait_for("chat.stopStream")
+    (actions,) = [b for b in stop.params["blocks"] if b["type"] == "actions"]
+    answer_id = h.answerer.questions[0].id
+    await h.click(actions["block_id"], "citebot_vote_down")
+    await h.fake.wait_for("response_url:vote")
+    assert h.store.set_reason(answer_id, user="U333", reason="outdated", text="v2 changed it")
+
+    code, out, err = citebot(tmp_path / "data", "list", "--down", "--json")
+    assert code == 0, err
+    (row,) = json.loads(out)
+    assert row["answer_id"] == answer_id
+    assert row["question"] == "what is the answer?"
+    assert row["answer"] == "The answer is 42[1]. See the FAQ[2]."
+    assert (row["platform"], row["route"], row["outcome"]) == (
+        "slack",
+        "knowledge_base",
+        "answered",
+    )
+    assert row["channel"] and row["down"] == 1 and row["up"] == 0
+    assert row["reasons"] == ["outdated: v2 changed it"]
+    assert [r["url"] for r in row["references"]][1] == "https://docs.example.com/faq"
+
+    code, out, _ = citebot(tmp_path / "data", "list", "--down")
+    assert code == 0 and "what is the answer?" in out and "outdated: v2 changed it" in out
+
+
+def seeded(tmp_path: Path) -> FeedbackStore:
+    store = FeedbackStore(tmp_path / "feedback.sqlite3")
+    day = 86400.0
+    now = time.time()
+    store.record_answer(
+        "old",
+        platform="slack",
+        question="ancient?",
+        route="web",
+        references=[],
+        answer="long ago",
+        created=now - 40 * day,
+    )
+    store.record_answer(
+        "good",
+        platform="discord",
+        question="how to install?",
+        route="knowledge_base",
+        references=[{"number": 1, "url": "https://d/i", "title": "Install", "origin": "kb"}],
+        answer="pip install[1]",
+        timings={"retrieve": 12.5, "generate": 300.0},
+    )
+    store.record_answer(
+        "none",
+        platform="slack",
+        question="what is the airspeed?",
+        route="no_answer",
+        references=[],
+        outcome="no_answer",
+    )
+    store.vote("good", user="u1", vote="up", platform="discord")
+    store.vote("good", user="u2", vote="down", platform="discord")
+    store.set_reason("good", user="u2", reason=DownReason.WRONG)
+    return store
+
+
+def test_filters_formats_and_purge(tmp_path):
+    store = seeded(tmp_path)
+    (good,) = [r for r in store.answers() if r.answer_id == "good"]
+    assert good.total_ms == 312.5 and good.timings["generate"] == 300.0
+    assert (good.up, good.down, good.reasons) == (1, 1, ["wrong"])
+    store.close()
+
+    code, out, _ = citebot(tmp_path, "list", "--no-answer", "--json")
+    assert [r["answer_id"] for r in json.loads(out)] == ["none"]
+    code, out, _ = citebot(tmp_path, "list", "--since", time.strftime("%Y-%m-%d"), "--csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["answer_id"] for r in rows] == ["good", "none"]
+    assert rows[0]["reasons"] == "wrong" and rows[0]["sources"] == "https://d/i"
+    code, out, _ = citebot(tmp_path, "export")
+    assert [json.loads(line)["answer_id"] for line in out.splitlines()] == ["old", "good", "none"]
+
+    code, _, err = citebot(tmp_path, "purge")
+    assert code != 0 and "--days" in err and "Traceback" not in err
+    code, out, _ = citebot(tmp_path, "purge", "--days", "30")
+    assert code == 0 and "deleted 1 answer" in out
+    code, out, _ = citebot(tmp_path, "export")
+    assert [json.loads(line)["answer_id"] for line in out.splitlines()] == ["good", "none"]
+
+
+def test_missing_store_is_one_line(tmp_path):
+    code, _, err = citebot(tmp_path / "nothing", "list")
+    assert code == 1 and err.strip().count("\n") == 0 and "no feedback stored yet" in err
+
+
+def test_a_reason_needs_a_down_vote(tmp_path):
+    store = seeded(tmp_path)
+    assert not store.set_reason("good", user="u1", reason="wrong")  # u1 voted up
+    # changing a 👎 to 👍 drops its reason
+    store.vote("good", user="u2", vote="up", platform="discord")
+    assert all(v.reason == "" for v in store.votes("good"))
+    store.close()
+
+
+def test_user_ids_can_be_stored_hashed(tmp_path):
+    settings = FeedbackSettings(hash_users=True, user_salt=SecretStr("pepper"))
+    store = FeedbackStore(tmp_path / "f.sqlite3", settings)
+    store.record_answer("a", platform="slack", question="q", route="web", references=[], asker="U1")
+    store.vote("a", user="U1", vote="down", platform="slack")
+    assert store.set_reason("a", user="U1", reason="other", text="meh")
+    (vote,) = store.votes("a")
+    (answer,) = store.answers()
+    assert vote.user == answer.asker != "U1" and vote.user.startswith("h:")
+    store.close()
+    raw = (tmp_path / "f.sqlite3").read_bytes()
+    assert b"U1" not in raw  # the platform id is nowhere in the file
+
+
+def test_an_old_database_is_migrated_in_place(tmp_path):
+    path = tmp_path / "feedback.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(
+        """
+        CREATE TABLE answers (answer_id TEXT PRIMARY KEY, platform TEXT NOT NULL,
+            question TEXT NOT NULL, route TEXT NOT NULL, refs TEXT NOT NULL, created REAL NOT NULL);
+        CREATE TABLE votes (answer_id TEXT NOT NULL, user TEXT NOT NULL,
+            vote TEXT NOT NULL CHECK (vote IN ('up', 'down')), platform TEXT NOT NULL,
+            voted REAL NOT NULL, PRIMARY KEY (answer_id, user));
+        """
+    )
+    db.execute(
+        "INSERT INTO answers VALUES ('x', 'slack', 'old q?', 'web', '[]', ?)", (time.time(),)
+    )
+    db.execute("INSERT INTO votes VALUES ('x', 'U9', 'down', 'slack', ?)", (time.time(),))
+    db.commit()
+    db.close()
+
+    store = FeedbackStore(path)
+    (old,) = store.answers(down=True)
+    assert (old.question, old.answer, old.outcome, old.down) == ("old q?", "", "answered", 1)
+    assert store.set_reason("x", user="U9", reason="not_what_i_asked")
+    store.close()
+    FeedbackStore(path).close()  # a second open finds nothing to add
