@@ -68,10 +68,29 @@ _ADDED: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 
-_INDEXES = """
+#: The UTC day of an answer; the insights queries use this exact expression so its indexes apply.
+DAY_OF = "CAST(created / 86400 AS INTEGER)"
+
+_INDEXES = f"""
 CREATE INDEX IF NOT EXISTS answers_created ON answers (created);
-CREATE INDEX IF NOT EXISTS votes_vote ON votes (vote, answer_id);
+CREATE INDEX IF NOT EXISTS answers_day_route ON answers ({DAY_OF}, route);
+CREATE INDEX IF NOT EXISTS answers_day_ms ON answers ({DAY_OF}, total_ms);
+CREATE INDEX IF NOT EXISTS answers_gaps ON answers (outcome, {DAY_OF}, question);
+CREATE INDEX IF NOT EXISTS votes_vote ON votes (vote, voted, answer_id);
 CREATE INDEX IF NOT EXISTS votes_voted ON votes (voted);
+"""
+
+#: Citations per source per day, kept as answers are recorded: "most cited" reads
+#: a few hundred rows instead of every answer's references.
+_SOURCE_DAYS = f"""
+CREATE TABLE source_days (
+    day INTEGER NOT NULL, url TEXT NOT NULL, title TEXT NOT NULL, n INTEGER NOT NULL,
+    PRIMARY KEY (day, url, title)
+);
+INSERT INTO source_days
+SELECT {DAY_OF}, COALESCE(json_extract(j.value, '$.url'), ''),
+       COALESCE(json_extract(j.value, '$.title'), ''), COUNT(*)
+FROM answers, json_each(answers.refs) j GROUP BY 1, 2, 3;
 """
 
 
@@ -192,6 +211,10 @@ class FeedbackStore:
             self._db.executescript(_SCHEMA)
             self._migrate()
             self._db.executescript(_INDEXES)
+            if not self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_days'"
+            ).fetchone():
+                self._db.executescript(_SOURCE_DAYS)
         if settings is not None and settings.keep_days:
             self.purge(days=settings.keep_days)
 
@@ -227,7 +250,20 @@ class FeedbackStore:
         created: float | None = None,
     ) -> None:
         timings = timings or {}
+        created = time.time() if created is None else created
         with self._lock, self._db:
+            again = self._db.execute(
+                "SELECT 1 FROM answers WHERE answer_id = ?", (answer_id,)
+            ).fetchone()
+            if not again:
+                self._db.executemany(
+                    "INSERT INTO source_days VALUES (?, ?, ?, 1) "
+                    "ON CONFLICT (day, url, title) DO UPDATE SET n = n + 1",
+                    [
+                        (int(created // 86400), r.get("url") or "", r.get("title") or "")
+                        for r in references
+                    ],
+                )
             self._db.execute(
                 "INSERT OR REPLACE INTO answers (answer_id, platform, question, route, refs, "
                 "created, answer, outcome, asker, workspace, channel, thread, timings, total_ms) "
@@ -238,7 +274,7 @@ class FeedbackStore:
                     question,
                     route,
                     json.dumps(references),
-                    time.time() if created is None else created,
+                    created,
                     answer,
                     outcome,
                     self.user_id(asker),
@@ -358,6 +394,7 @@ class FeedbackStore:
             )
             self._db.execute("DELETE FROM votes WHERE voted < ?", (cutoff,))
             cur = self._db.execute("DELETE FROM answers WHERE created < ?", (cutoff,))
+            self._db.execute("DELETE FROM source_days WHERE day < ?", (int(cutoff // 86400),))
         return cur.rowcount
 
     def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 from aiohttp import web
 
-from bots.ops import metrics
+from bots.ops import insights, metrics
 from bots.ops.logging import RedactingFilter, configure_logging, secrets_of
 
 if TYPE_CHECKING:
@@ -159,6 +159,7 @@ def add_routes(
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics_view)
+    insights.add_route(app, settings)
     return app
 
 
