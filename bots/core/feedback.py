@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from bots.ops import metrics
+from bots.ops.insights_report import DAY_OF
 from citations.model import CitedAnswer
 from pipeline.events import Done
 
@@ -67,9 +68,6 @@ _ADDED: dict[str, tuple[tuple[str, str], ...]] = {
         ("reason_text", "TEXT NOT NULL DEFAULT ''"),
     ),
 }
-
-#: The UTC day of an answer; the insights queries use this exact expression so its indexes apply.
-DAY_OF = "CAST(created / 86400 AS INTEGER)"
 
 _INDEXES = f"""
 CREATE INDEX IF NOT EXISTS answers_created ON answers (created);

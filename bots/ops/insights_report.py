@@ -17,9 +17,9 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from bots.core.feedback import DAY_OF
-
 DAY = 86400
+#: The UTC day of an answer; the store indexes this exact expression so these queries use it.
+DAY_OF = "CAST(created / 86400 AS INTEGER)"
 #: distinct gap questions clustered (the most asked first); the rest are rarer than the list shows
 GAP_QUESTIONS = 2000
 #: token-set similarity (0–100) at which two questions are the same topic
