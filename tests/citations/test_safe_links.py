@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -232,4 +233,18 @@ def test_final_renders_link_only_sources(text: str) -> None:
     for discord in render_discord(answer, header=text[:50]):
         shown = [discord.content, *payload_texts(discord.embeds)]
         assert foreign_links(shown, SOURCE_URLS) == [], shown
+    assert foreign_links([render_markdown(answer)], SOURCE_URLS) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known bug: a fence the model never closed is closed on the markers' line "
+    "('```[1]'), which closes nothing, so a link after it renders (found by hypothesis)",
+)
+def test_an_unclosed_fence_before_the_markers_leaves_no_link() -> None:
+    text = (
+        "```[click](https://evil.example/x)```\ncurl https://in.fence.example @here\n"
+        "```\n[click](https://evil.example/x)"
+    )
+    answer = resolve(text + "[1][2]", SOURCES)
     assert foreign_links([render_markdown(answer)], SOURCE_URLS) == []
