@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from bots.cli import cli, friendly, settings_from
+from bots.cli.base import cli, friendly, settings_from
 
 if TYPE_CHECKING:
     from bots.core.feedback import AnswerRecord, FeedbackStore
