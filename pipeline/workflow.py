@@ -40,6 +40,7 @@ from pipeline.errors import one_line, scrub
 from pipeline.events import Done, Route
 from pipeline.evidence import Lexicon, Lexicons, evidence, question_terms, support
 from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE, Pick, extract
+from pipeline.followup import condense_offline
 from pipeline.graders import EmbeddingGrader, LLMGrader
 from pipeline.llm_failures import LLMFailed, classify, stage_note, traceback_if_debug
 from pipeline.ports import Corpus, Grader, Hit, Retriever, WebSearch
@@ -248,10 +249,12 @@ class CitebotWorkflow(Workflow):
                 return RetrieveEvent(query=run.standalone, run=run)
             except (LLMFailed, OutputParserException, ValidationError, ValueError):
                 pass
-        run.standalone = f"{previous[-1]} {question.text}" if previous else question.text
+        run.standalone = condense_offline(question.text, question.history)
         run.trace(
             "condense",
-            "prepended the previous question" if previous else "no earlier question in the thread",
+            "the follow-up's words, then the thread's topic"
+            if previous
+            else "no earlier question in the thread",
             ms=clock.ms,
             query=run.standalone,
         )

@@ -116,11 +116,11 @@ def test_citebot_eval_runs_the_samples_file_with_thresholds(
     report = json.loads(result.stdout)
     m = report["metrics"]
     assert m["questions"] >= 15
-    # measured when set: cited right 75%, fact stated 67%, every no-answer clean
-    # (before the evidence check: 92%, 92%, and the PTO and uncovered questions answered)
+    # measured when set: cited right 83%, fact stated 83%, every no-answer clean (both
+    # "undo it" follow-ups reach the undoing section; before pipeline/followup.py: 75%, 67%)
     assert m["hit_at_k"] == 1.0, report["misses"]
-    assert m["cited_right"] >= 0.7, report["misses"]
-    assert m["fact_stated"] >= 0.6, report["misses"]
+    assert m["cited_right"] >= 0.8, report["misses"]
+    assert m["fact_stated"] >= 0.8, report["misses"]
     assert m["no_answer_recall"] == 1.0, report["misses"]
     pto = next(r for r in report["results"] if r["question"] == "What is our PTO policy?")
     assert pto["route"] == "no_answer" and not pto["cited"]
