@@ -37,6 +37,7 @@ trackers:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -104,6 +105,21 @@ def prompt_of(body: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+@dataclass(frozen=True)
+class Latency:
+    """How long a real model takes, per call: a wait before the first token, then a steady rate.
+
+    A token is counted as four characters (OpenAI's rule of thumb for English), so a reply
+    takes ``first_token + len(text) / 4 / tokens_per_second`` whether streamed or not.
+    """
+
+    first_token: float = 0.4
+    tokens_per_second: float = 40.0
+
+    def of(self, text: str) -> float:
+        return len(text) / 4 / self.tokens_per_second
+
+
 class FakeOpenAI(ThreadedServer):
     def __init__(
         self,
@@ -113,9 +129,11 @@ class FakeOpenAI(ThreadedServer):
         model: str = "fake-model",
         report_usage: bool = True,
         server: ServerKind = "openai",
+        latency: Latency | None = None,
     ) -> None:
         super().__init__()
         self.server = server
+        self.latency = latency
         self.api_key = api_key
         self.report_usage = report_usage  # False: like local servers that never count tokens
         self.chunk_chars = chunk_chars
@@ -215,6 +233,8 @@ class FakeOpenAI(ThreadedServer):
             return await self._stream(request, record, reply.text, None, stall=True)
         if body.get("stream"):
             return await self._stream(request, record, reply, tool)
+        if self.latency is not None:
+            await asyncio.sleep(self.latency.first_token + self.latency.of(reply))
         message: dict[str, Any] = {"role": "assistant", "content": reply}
         finish = "stop"
         if tool is not None:
@@ -284,8 +304,12 @@ class FakeOpenAI(ThreadedServer):
                 [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}], None
             )
 
+        if self.latency is not None:
+            await asyncio.sleep(self.latency.first_token)
         await send({"role": "assistant", "content": ""})
         if tool is not None:
+            if self.latency is not None:
+                await asyncio.sleep(self.latency.of(reply))
             call = _tool_call(tool, reply)
             call["index"] = 0
             await send({"tool_calls": [call]})
@@ -293,7 +317,10 @@ class FakeOpenAI(ThreadedServer):
         else:
             step = max(1, self.chunk_chars)
             for i in range(0, len(reply), step):
-                await send({"content": reply[i : i + step]})
+                piece = reply[i : i + step]
+                if self.latency is not None:
+                    await asyncio.sleep(self.latency.of(piece))
+                await send({"content": piece})
             if stall:
                 await self.stall()
                 return response
