@@ -43,7 +43,12 @@ pytestmark = [pytest.mark.benchmark, pytest.mark.timeout(1800)]
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 LATENCY = Latency(first_token=0.4, tokens_per_second=40.0)
 #: the answer the model streams, and the words that mark it in Slack
-ANSWER = "To rotate a key, open Settings › API keys and click Rotate next to the key [1]."
+ANSWER = (
+    "To rotate a key, open Settings › API keys and click Rotate next to the key [1]. "
+    "The old key keeps working for 24 hours, so deploy the new key before then [1]. "
+    "After 24 hours the old key is revoked and requests signed with it fail [1]. "
+    "To add a key instead, open the same page and click New key, then give it a name [1]."
+)
 MARK = "click Rotate"
 GRADE = '{"score": 0.9, "reason": "it answers the question"}'
 GOOD = '{"grounded": true, "useful": true, "unsupported": []}'
