@@ -8,6 +8,7 @@ root: everything above it reaches it through these shapes.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from bots.core.feedback import FeedbackStats, Vote
@@ -21,6 +22,7 @@ __all__ = [
     "AnswererFactory",
     "Claims",
     "FeedbackLog",
+    "Held",
     "Limiter",
     "PluginHooks",
     "RuleRefusal",
@@ -65,10 +67,22 @@ class FeedbackLog(Protocol):
     def close(self) -> None: ...
 
 
+class Held(Protocol):
+    """A lease on one delivery (:class:`bots.core.dedupe.Lease`): ``async with lease.held():``
+    keeps it while answering and marks it done afterwards."""
+
+    def held(self) -> AbstractAsyncContextManager[None]: ...
+
+
 class Claims(Protocol):
     """Exactly-once claims on delivery keys (:class:`bots.core.dedupe.Dedupe`)."""
 
+    @property
+    def degraded(self) -> bool: ...
+
     async def first(self, *parts: str, ttl: float | None = None) -> bool: ...
+
+    async def lease(self, *parts: str) -> Held | None: ...
 
     async def remember(self, *parts: str, ttl: float | None = None) -> None: ...
 

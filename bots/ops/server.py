@@ -12,7 +12,8 @@ Mount them on an aiohttp app that already serves (Slack's HTTP mode) with
 ``/healthz`` answers while the event loop runs: a liveness probe restarts a
 wedged process, nothing more. ``/readyz`` checks what answering needs (the
 store, the LLM's base URL, Redis when configured), each check bounded by
-``ops.probe_timeout``, and says which failed.
+``ops.probe_timeout``, and says which failed. Redis down is "degraded" (200):
+claims fall back to the process's own memory, so the replica still answers.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,6 +46,13 @@ PROBES_KEY = web.AppKey("citebot_probes", dict)
 TIMEOUT_KEY = web.AppKey("citebot_probe_timeout", float)
 REDACT_KEY = web.AppKey("citebot_redact", RedactingFilter)
 
+#: where ``connectors.knowledge.store.lancedb`` keeps its tables (not imported: too slow here)
+LANCE_SUBDIR = "lancedb"
+
+#: checks the bot answers without (Redis: claims fall back to this process's memory), so a
+#: failure is reported as "degraded" and the replica stays in rotation
+DEGRADABLE = frozenset({"redis"})
+
 _LLM_DEFAULT_URLS = {
     "openai": "https://api.openai.com/v1",
     "anthropic": "https://api.anthropic.com",
@@ -66,13 +73,28 @@ def http_probe(url: str, *, ok: Callable[[int], bool] = lambda status: status < 
     return probe
 
 
-def directory_probe(path: Path) -> Probe:
-    """The data dir exists (or can be made) and is writable."""
+def store_probe(path: Path) -> Probe:
+    """The data dir is there and its LanceDB store opens.
+
+    Never creates anything: a data dir deleted under a running bot is a fault to
+    report, not one to paper over with an empty store.
+    """
 
     def check() -> None:
-        path.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path, prefix=".ready-"):
-            pass
+        # no LanceDB import here: a cold import alone outlasts the probe timeout. A table
+        # opens when its dataset holds a version manifest, which is what LanceDB reads first.
+        if not path.is_dir():
+            raise RuntimeError("data dir is missing" if not path.exists() else "data dir is a file")
+        lance = path / LANCE_SUBDIR
+        tables = (
+            [entry for entry in os.scandir(lance) if entry.name.endswith(".lance")]
+            if lance.is_dir()
+            else []
+        )
+        for table in tables:
+            versions = Path(table.path) / "_versions"
+            if not versions.is_dir() or not any(versions.iterdir()):
+                raise RuntimeError(f"table {table.name.removesuffix('.lance')} does not open")
 
     async def probe() -> None:
         await asyncio.to_thread(check)
@@ -102,7 +124,7 @@ def default_probes(settings: Settings) -> dict[str, Probe]:
             store.weaviate_url.rstrip("/") + "/v1/.well-known/ready", ok=lambda s: s == 200
         )
     else:
-        probes["store"] = directory_probe(Path(settings.data_dir))
+        probes["store"] = store_probe(Path(settings.data_dir))
     llm = settings.llm
     if llm.provider != "none":
         base = llm.base_url or _LLM_DEFAULT_URLS.get(llm.provider)
@@ -132,14 +154,14 @@ async def readyz(request: web.Request) -> web.Response:
         return name, "ok"
 
     results = dict(await asyncio.gather(*(run(n, p) for n, p in probes.items())))
-    ready = all(v == "ok" for v in results.values())
-    for name, outcome in results.items():
-        if outcome != "ok":
-            metrics.error(f"not_ready_{name}")
-    return web.json_response(
-        {"status": "ready" if ready else "not ready", "checks": results},
-        status=200 if ready else 503,
-    )
+    failed = {name for name, outcome in results.items() if outcome != "ok"}
+    for name in failed:
+        metrics.error(f"not_ready_{name}")
+    if failed - DEGRADABLE:
+        status, code = "not ready", 503
+    else:
+        status, code = ("degraded", 200) if failed else ("ready", 200)
+    return web.json_response({"status": status, "checks": results}, status=code)
 
 
 async def metrics_view(request: web.Request) -> web.Response:

@@ -146,6 +146,8 @@ class OpsSettings(BaseModel):
     """Redis for dedupe and limits across replicas (secret)"""
     dedupe_ttl: float = Field(600.0, gt=0)
     """seconds a delivered event id is remembered"""
+    lease_ttl: float = Field(30.0, gt=0)
+    """seconds a claim on a question lasts unless renewed; a crashed replica's question is answered again after it"""
     metrics_port: int = Field(9464, ge=0, le=65535, description="0 disables the ops server")
     metrics_host: str = Field(
         "0.0.0.0", description="address the ops server (/healthz, /readyz, /metrics) binds"

@@ -74,6 +74,7 @@ class FakeSlack:
         #: (method, error) of every call refused as the real Slack would refuse it
         self.rejected: list[tuple[str, str]] = []
         self._limits: dict[str, list[int]] = {}
+        self._outages: dict[str, list[int]] = {}
         self._changed = asyncio.Condition()
         self._ts = 1_700_000_000.0
         self._runner: web.AppRunner | None = None
@@ -112,6 +113,10 @@ class FakeSlack:
 
     def rate_limit(self, method: str, retry_after: int = 1, times: int = 1) -> None:
         self._limits.setdefault(method, []).extend([retry_after] * times)
+
+    def server_error(self, method: str, status: int = 500, times: int = 1) -> None:
+        """The next ``times`` calls of ``method`` answer HTTP ``status`` (Slack's own outages)."""
+        self._outages.setdefault(method, []).extend([status] * times)
 
     def response_url(self, name: str = "cmd") -> str:
         return f"{self.base_url}response/{name}"
@@ -210,6 +215,9 @@ class FakeSlack:
                 status=429,
                 headers={"Retry-After": str(limits.pop(0))},
             )
+        outages = self._outages.get(method)
+        if outages:
+            return web.Response(text="upstream connect error", status=outages.pop(0))
         errors = self._errors.get(method)
         if errors:
             return web.json_response({"ok": False, "error": errors.pop(0)})

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 __all__ = ["free_port", "redis_server"]
 
@@ -41,8 +41,20 @@ def _wait_for_port(port: int, proc: subprocess.Popen[bytes], deadline: float) ->
     raise RuntimeError("redis-server did not start within 10 s")
 
 
+class Stoppable(str):
+    """A ``redis://`` URL whose server can be stopped early (``url.stop()``: "Redis died")."""
+
+    stop: Callable[[], None]
+
+
+def _stoppable(url: str, stop: Callable[[], None]) -> Stoppable:
+    handle = Stoppable(url)
+    handle.stop = stop
+    return handle
+
+
 @contextlib.contextmanager
-def _real(binary: str) -> Iterator[str]:
+def _real(binary: str) -> Iterator[Stoppable]:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="citebot-redis-") as workdir:
         proc = subprocess.Popen(
@@ -58,36 +70,49 @@ def _real(binary: str) -> Iterator[str]:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        try:
-            _wait_for_port(port, proc, time.monotonic() + 10)
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            proc.terminate()
+
+        def stop() -> None:
+            if proc.poll() is None:
+                proc.terminate()
             try:
                 proc.wait(5)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
 
+        try:
+            _wait_for_port(port, proc, time.monotonic() + 10)
+            yield _stoppable(f"redis://127.0.0.1:{port}/0", stop)
+        finally:
+            stop()
+
 
 @contextlib.contextmanager
-def _fake() -> Iterator[str]:
+def _fake() -> Iterator[Stoppable]:
     from fakeredis import TcpFakeServer
 
     server = TcpFakeServer(("127.0.0.1", 0))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    stopped = threading.Event()
+
+    def stop() -> None:
+        if not stopped.is_set():
+            stopped.set()
+            server.shutdown()
+            server.server_close()
+
     try:
         port = server.server_address[1]
-        yield f"redis://127.0.0.1:{port}/0"
+        yield _stoppable(f"redis://127.0.0.1:{port}/0", stop)
     finally:
-        server.shutdown()
-        server.server_close()
+        stop()
 
 
 @contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    """Yields a ``redis://`` URL for an empty, private Redis; stops it afterwards."""
+def redis_server() -> Iterator[Stoppable]:
+    """Yields a ``redis://`` URL for an empty, private Redis; stops it afterwards (or when
+    the test calls ``url.stop()``)."""
     binary = None if os.environ.get("TEST_REDIS") == "fake" else shutil.which("redis-server")
     if binary is None and os.environ.get("CI") and os.environ.get("TEST_REDIS") != "fake":
         # CI installs Debian's redis-server (.ci/run); falling back there would hide a broken setup

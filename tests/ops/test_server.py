@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -69,6 +70,7 @@ async def test_healthz_and_metrics() -> None:
 async def test_readyz_checks_store_llm_and_redis(
     llm_stub: str, redis_url: str, tmp_path: Path
 ) -> None:
+    (tmp_path / "data").mkdir()
     settings = load_settings(
         data_dir=tmp_path / "data",
         llm={"provider": "openai_compatible", "base_url": llm_stub, "api_key": "k-secret-123"},
@@ -82,7 +84,51 @@ async def test_readyz_checks_store_llm_and_redis(
         await runner.cleanup()
     assert status == 200, body
     assert body == {"status": "ready", "checks": {"store": "ok", "llm": "ok", "redis": "ok"}}
-    assert (tmp_path / "data").is_dir()
+
+
+async def test_readyz_does_not_recreate_a_deleted_data_dir(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "lancedb" / "docs.lance" / "_versions").mkdir(parents=True)
+    (data / "lancedb" / "docs.lance" / "_versions" / "1.manifest").write_bytes(b"")
+    settings = load_settings(data_dir=data, llm={"provider": "none"})
+    runner, base = await serve(settings)
+    try:
+        assert await get(base + "/readyz") == (200, {"status": "ready", "checks": {"store": "ok"}})
+        shutil.rmtree(data)
+        status, body = await get(base + "/readyz")
+    finally:
+        await runner.cleanup()
+    assert (status, body["checks"]) == (503, {"store": "RuntimeError: data dir is missing"})
+    assert not data.exists()
+
+
+async def test_readyz_store_that_does_not_open_is_not_ready(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "lancedb" / "docs.lance").mkdir(parents=True)  # a table cut short, no manifest
+    settings = load_settings(data_dir=data, llm={"provider": "none"})
+    runner, base = await serve(settings)
+    try:
+        status, body = await get(base + "/readyz")
+    finally:
+        await runner.cleanup()
+    assert status == 503
+    assert body["checks"]["store"] == "RuntimeError: table docs does not open"
+
+
+async def test_readyz_redis_down_is_degraded_not_unready(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    settings = load_settings(
+        data_dir=tmp_path / "data",
+        llm={"provider": "none"},
+        ops={"redis_url": f"redis://127.0.0.1:{free_port()}/0", "probe_timeout": 2},
+    )
+    runner, base = await serve(settings)
+    try:
+        status, body = await get(base + "/readyz")
+    finally:
+        await runner.cleanup()
+    assert (status, body["status"], body["checks"]["store"]) == (200, "degraded", "ok")
+    assert body["checks"]["redis"] != "ok"
 
 
 async def test_readyz_names_what_is_down(tmp_path: Path) -> None:

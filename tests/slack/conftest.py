@@ -242,6 +242,7 @@ async def make_harness(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[MakeHar
         script: Script = default_script,
         answerer: Any = None,
         runtime_kwargs: dict[str, Any] | None = None,
+        dedupe: Dedupe | None = None,
         **slack: Any,
     ) -> Harness:
         settings = load_settings(
@@ -261,7 +262,7 @@ async def make_harness(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[MakeHar
             settings,
             answerer=answerer or scripted,
             feedback=store,
-            dedupe=Dedupe(),
+            dedupe=dedupe or Dedupe(),
             **(runtime_kwargs or {}),
         )
         bot = SlackBot(runtime)

@@ -48,7 +48,7 @@ async def test_memory_dedupe_is_bounded():
     backend = MemoryBackend(max_keys=100)
     for i in range(1000):
         await backend.claim(f"k{i}", 3600)
-    assert len(backend) <= 101
+    assert backend.stored <= 101  # what memory holds, not a len() that purges first
 
 
 async def test_concurrent_claims_have_one_winner():

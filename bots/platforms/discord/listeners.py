@@ -11,6 +11,7 @@ import re
 import discord
 from discord.ext import commands
 
+from bots.core.dedupe import THREAD_TTL
 from bots.platforms.base import Responder
 from bots.platforms.discord.history import conversation_history, strip_mentions
 from bots.platforms.discord.places import is_allowed, place_of
@@ -46,22 +47,30 @@ class QuestionListener(commands.Cog):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        trigger = self._trigger(message)
+        trigger = await self._trigger(message)
         if trigger is None:
             return
-        if not await self.bot.runtime.dedupe.first("discord", "message", str(message.id)):
+        # a lease: a replica that dies mid-answer leaves the message to the next delivery
+        lease = await self.bot.runtime.dedupe.lease("discord", "message", str(message.id))
+        if lease is None:
             return
-        channel = message.channel
-        if trigger is Trigger.MENTION and not isinstance(channel, discord.Thread):
-            await self._answer(message, trigger, await self._thread_for(message))
-            return
-        if isinstance(channel, discord.Thread):
-            self.bot.answered_threads.add(channel.id)
-        await self._answer(
-            message, trigger, ChannelCanvas(channel), history=await self._history(message)
-        )
+        async with lease.held():
+            channel = message.channel
+            if trigger is Trigger.MENTION and not isinstance(channel, discord.Thread):
+                await self._answer(message, trigger, await self._thread_for(message))
+                return
+            if isinstance(channel, discord.Thread):
+                await self._remember(channel.id)
+            await self._answer(
+                message, trigger, ChannelCanvas(channel), history=await self._history(message)
+            )
 
-    def _trigger(self, message: discord.Message) -> Trigger | None:
+    async def _remember(self, thread_id: int) -> None:
+        """Threads the bot answered in: shared (Redis) so a restart or another replica knows."""
+        self.bot.answered_threads.add(thread_id)
+        await self.bot.runtime.dedupe.remember("discord", "thread", str(thread_id), ttl=THREAD_TTL)
+
+    async def _trigger(self, message: discord.Message) -> Trigger | None:
         """What kind of question this message is, or ``None`` if it is none of citebot's business."""
         me = self.bot.user
         if me is None or message.author.id == me.id:
@@ -76,7 +85,7 @@ class QuestionListener(commands.Cog):
             return Trigger.DM
         if self._mentions_me(message):
             return Trigger.MENTION
-        if isinstance(message.channel, discord.Thread) and self._owns(message.channel):
+        if isinstance(message.channel, discord.Thread) and await self._owns(message.channel):
             return Trigger.THREAD_FOLLOWUP
         return None
 
@@ -88,12 +97,13 @@ class QuestionListener(commands.Cog):
         role = message.guild.self_role if message.guild is not None else None
         return role is not None and role.id in message.raw_role_mentions
 
-    def _owns(self, thread: discord.Thread) -> bool:
+    async def _owns(self, thread: discord.Thread) -> bool:
         me = self.bot.user
         return (
             thread.id in self.bot.answered_threads
             or (me is not None and thread.owner_id == me.id)
             or thread.me is not None
+            or await self.bot.runtime.dedupe.seen("discord", "thread", str(thread.id))
         )
 
     async def _thread_for(self, message: discord.Message) -> ChannelCanvas:
@@ -110,7 +120,7 @@ class QuestionListener(commands.Cog):
                     exc,
                 )
             else:
-                self.bot.answered_threads.add(thread.id)
+                await self._remember(thread.id)
                 return ChannelCanvas(thread)
         return ChannelCanvas(message.channel, reply_to=message)
 

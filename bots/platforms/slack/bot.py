@@ -15,9 +15,15 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
-from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
+from slack_sdk.http_retry.builtin_async_handlers import (
+    AsyncConnectionErrorRetryHandler,
+    AsyncRateLimitErrorRetryHandler,
+    AsyncServerErrorRetryHandler,
+)
+from slack_sdk.http_retry.builtin_interval_calculators import BackoffRetryIntervalCalculator
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bots.core.dedupe import THREAD_TTL
 from bots.platforms.base import Responder
 from bots.settings import SettingsError
 from bots.settings.sections import SlackSettings
@@ -32,12 +38,10 @@ from .responder import Target, ThreadSurface
 from .text import mentions
 
 if TYPE_CHECKING:
+    from bots.core.ports import Held
     from bots.core.runtime import Runtime
 
 log = logging.getLogger("citebot.slack")
-
-#: how long a thread the bot answered stays "ours" for follow-ups without a mention
-THREAD_TTL = 14 * 24 * 3600.0
 
 
 def check_settings(slack: SlackSettings) -> None:
@@ -73,9 +77,16 @@ def web_client(runtime: Runtime) -> AsyncWebClient:
         )
     except RuntimeError:
         session = None
-    client = AsyncWebClient(token=token, base_url=slack.api_url, session=session)
-    client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=3))
-    return client
+    # a 429, a 5xx or a dropped connection is retried (with backoff) before an answer is lost
+    backoff = BackoffRetryIntervalCalculator(backoff_factor=0.25)
+    retries = [
+        AsyncRateLimitErrorRetryHandler(max_retry_count=3),
+        AsyncServerErrorRetryHandler(max_retry_count=3, interval_calculator=backoff),
+        AsyncConnectionErrorRetryHandler(max_retry_count=3, interval_calculator=backoff),
+    ]
+    return AsyncWebClient(
+        token=token, base_url=slack.api_url, session=session, retry_handlers=retries
+    )
 
 
 class SlackBot:
@@ -105,9 +116,11 @@ class SlackBot:
         channel = event.get("channel")
         if not channel or not self._allowed(team, channel, dm=False):
             return
-        if not await self._claim(channel, event["ts"]):
+        lease = await self._claim(channel, event["ts"])
+        if lease is None:
             return
-        await self._ask(event, team, channel, me, Trigger.MENTION)
+        async with lease.held():
+            await self._ask(event, team, channel, me, Trigger.MENTION)
 
     async def on_message(self, event: dict[str, Any], team: str | None, me: BotIdentity) -> None:
         if not is_user_text(event, answer_bots=self.settings.answer_bots):
@@ -125,9 +138,13 @@ class SlackBot:
     async def _on_dm(
         self, event: dict[str, Any], team: str | None, channel: str, me: BotIdentity
     ) -> None:
-        if not self._allowed(team, channel, dm=True) or not await self._claim(channel, event["ts"]):
+        if not self._allowed(team, channel, dm=True):
             return
-        await self._ask(event, team, channel, me, Trigger.DM)
+        lease = await self._claim(channel, event["ts"])
+        if lease is None:
+            return
+        async with lease.held():
+            await self._ask(event, team, channel, me, Trigger.DM)
 
     async def _on_thread_reply(
         self, event: dict[str, Any], team: str | None, channel: str, me: BotIdentity
@@ -148,10 +165,12 @@ class SlackBot:
         if not ours:
             # a mention in a thread the bot is not in still arrives as app_mention
             return
-        if not await self._claim(channel, event["ts"]):
+        lease = await self._claim(channel, event["ts"])
+        if lease is None:
             return
         trigger = Trigger.MENTION if mentioned else Trigger.THREAD_FOLLOWUP
-        await self._ask(event, team, channel, me, trigger, messages)
+        async with lease.held():
+            await self._ask(event, team, channel, me, trigger, messages)
 
     async def _ask(
         self,
@@ -189,29 +208,22 @@ class SlackBot:
             include_bots=self.settings.answer_bots,
         )
 
-    async def _claim(self, channel: str, ts: str) -> bool:
-        """One answer per post: app_mention and message.* both deliver a mention in a thread."""
-        try:
-            first = await self.dedupe.first("slack", "msg", channel, ts)
-        except Exception:
-            log.warning("dedupe backend failed; answering anyway", exc_info=True)
-            return True
-        if not first:
+    async def _claim(self, channel: str, ts: str) -> Held | None:
+        """One answer per post: app_mention and message.* both deliver a mention in a thread.
+
+        A lease, not a final claim: if this process dies before the reply is
+        posted, Slack's retry (here or on another replica) answers it.
+        """
+        lease = await self.dedupe.lease("slack", "msg", channel, ts)
+        if lease is None:
             log.debug("already answering %s/%s", channel, ts)
-        return first
+        return lease
 
     async def _seen_thread(self, channel: str, thread_ts: str) -> bool:
-        try:
-            return await self.dedupe.seen("slack", "thread", channel, thread_ts)
-        except Exception:
-            log.warning("dedupe backend failed", exc_info=True)
-            return False
+        return await self.dedupe.seen("slack", "thread", channel, thread_ts)
 
     async def remember_thread(self, channel: str, thread_ts: str) -> None:
-        try:
-            await self.dedupe.remember("slack", "thread", channel, thread_ts, ttl=THREAD_TTL)
-        except Exception:
-            log.warning("dedupe backend failed", exc_info=True)
+        await self.dedupe.remember("slack", "thread", channel, thread_ts, ttl=THREAD_TTL)
 
     # -- answering -------------------------------------------------------------
 

@@ -52,11 +52,12 @@ async def skip_redeliveries(
     """Slack redelivers an event it thinks was lost; answer 200 and do nothing the second time."""
     event_id = body.get("event_id") if isinstance(body, dict) else None
     if event_id and body.get("type") == "event_callback":
-        try:
-            first = await adapter_of(context).runtime.dedupe.first("slack", "event", str(event_id))
-        except Exception:
-            log.warning("dedupe backend failed; processing %s anyway", event_id, exc_info=True)
-            first = True
+        runtime = adapter_of(context).runtime
+        # only for a lease's length: once it lapses, the question's own lease decides, so a
+        # retry of a delivery whose process died is answered
+        first = await runtime.dedupe.first(
+            "slack", "event", str(event_id), ttl=runtime.settings.ops.lease_ttl
+        )
         if not first:
             log.info(
                 "duplicate delivery of %s (retry %s, %s)",
