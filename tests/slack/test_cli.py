@@ -80,7 +80,9 @@ def test_run_slack_without_tokens_is_one_line(tmp_path):
     )
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
+    assert len(lines) == 2, result.output  # an empty output must not pass
     assert all(line.startswith("citebot: setting slack.") for line in lines)
+    assert "slack.bot_token" in lines[0] and "slack.signing_secret" in lines[1]
     assert "Traceback" not in result.output
 
 

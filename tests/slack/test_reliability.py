@@ -4,10 +4,39 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 
+import pytest
+
+from bots.ops import metrics
 from bots.testing.slack_api import BOT_USER
-from tests.slack.conftest import envelope, mention, message
+from tests.slack.conftest import envelope, mention, message, sign
+
+DEEP = "[" * 100_000 + "]" * 100_000
+JUNK = {
+    "non-object JSON": ("[1, 2, 3]", "application/json"),
+    "null": ("null", "application/json"),
+    "deep nesting": (DEEP, "application/json"),
+    "not JSON": ("{not json", "application/json"),
+    "not UTF-8": ("\udcff", "application/json"),
+    "form payload not an object": ("payload=%5B1%5D", "application/x-www-form-urlencoded"),
+    "event not an object": (
+        json.dumps({"type": "event_callback", "event_id": "Ev1", "event": "x"}),
+        "application/json",
+    ),
+}
+
+
+def rejected(reason: str) -> float:
+    return metrics.ERRORS.labels(f"slack_{reason}")._value.get()
+
+
+def no_tracebacks(caplog: pytest.LogCaptureFixture, requests: int) -> None:
+    noted = [r for r in caplog.records if r.name.startswith(("citebot", "slack_bolt"))]
+    assert all(r.exc_info is None for r in caplog.records), "a traceback was logged"
+    warnings = [r for r in noted if r.levelno >= logging.WARNING]
+    assert len(warnings) == requests  # one line per request, no more
 
 
 async def test_bad_signature_is_401(make_harness):
@@ -104,10 +133,65 @@ async def test_url_verification_and_malformed_body(make_harness):
     status, text, _ = await h.post(body, "application/json")
     assert status == 200 and "abc123" in text
     status, _, _ = await h.post("{not json", "application/json")
-    assert status in (400, 401, 404)
+    assert status == 400
     status, _, _ = await h.post(
         json.dumps(envelope({"type": "app_mention"}, "EvBAD")), "application/json"
     )
     assert status == 200  # acked; the malformed event is dropped, not crashed on
     await h.bot.drain()
     assert h.answerer.questions == []
+
+
+@pytest.mark.parametrize("name", sorted(JUNK))
+async def test_unsigned_junk_is_401_before_parsing(make_harness, caplog, name):
+    h = await make_harness()
+    body, content_type = JUNK[name]
+    raw = body.encode("utf-8", "surrogatepass")
+    before = rejected("unsigned")
+    caplog.set_level(logging.INFO)
+    headers = [
+        {"Content-Type": content_type},  # no signature at all
+        {"Content-Type": content_type, **sign("other body")},  # signed, not this body
+        {
+            "Content-Type": content_type,
+            "X-Slack-Request-Timestamp": "soon",
+            "X-Slack-Signature": "v0=1",
+        },
+        {
+            "Content-Type": content_type,
+            "X-Slack-Request-Timestamp": "１２３",
+            "X-Slack-Signature": "v0=1",
+        },
+    ]
+    for header in headers:
+        async with h.session.post(h.url, data=raw, headers=header) as response:
+            assert response.status == 401
+    assert rejected("unsigned") - before == len(headers)
+    no_tracebacks(caplog, len(headers))
+    await h.bot.drain()
+    assert h.answerer.questions == []
+
+
+@pytest.mark.parametrize("name", sorted(set(JUNK) - {"not UTF-8"}))
+async def test_signed_malformed_envelope_is_400(make_harness, caplog, name):
+    h = await make_harness()
+    body, content_type = JUNK[name]
+    before = rejected("malformed")
+    caplog.set_level(logging.INFO)
+    status, _, _ = await h.post(body, content_type)
+    assert status == 400
+    assert rejected("malformed") - before == 1
+    no_tracebacks(caplog, 1)
+    await h.bot.drain()
+    assert h.answerer.questions == []
+
+
+async def test_signed_well_formed_requests_still_pass(make_harness):
+    h = await make_harness()
+    status, _, _ = await h.event(mention(ts="5.5"))
+    assert status == 200
+    status, _, _ = await h.command("what is the answer?")
+    assert status == 200
+    await h.fake.wait_for("chat.stopStream")
+    await h.bot.drain()
+    assert [q.text for q in h.answerer.questions] == ["what is the answer?"] * 2
