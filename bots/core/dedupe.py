@@ -219,6 +219,7 @@ class Lease:
 
     @contextlib.asynccontextmanager
     async def held(self) -> AsyncIterator[None]:
+        """Renewed for the block; done after it, released if it raised (a delivery)."""
         keeper = asyncio.create_task(self._keep())
         try:
             yield
@@ -230,6 +231,17 @@ class Lease:
         finally:
             keeper.cancel()
         await self.done()
+
+    @contextlib.asynccontextmanager
+    async def kept(self) -> AsyncIterator[None]:
+        """Renewed for the block; released after it however it ends (a lock)."""
+        keeper = asyncio.create_task(self._keep())
+        try:
+            yield
+        finally:
+            keeper.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.release())
 
 
 class Dedupe:
@@ -341,6 +353,25 @@ class Dedupe:
         if parts:
             metrics.dedupe_hit(parts[0])
         return None
+
+    @contextlib.asynccontextmanager
+    async def lock(self, *parts: str) -> AsyncIterator[None]:
+        """Hold ``parts`` exclusively across replicas for the block.
+
+        Alone (the memory backend) the caller's own ``asyncio.Lock`` already is the
+        whole story, so this holds nothing. With Redis, the holder is another
+        process with nothing here to wait on: poll with backoff, while the holder's
+        lease is renewed, or lapses if it died.
+        """
+        if self.local is None:
+            yield
+            return
+        key, token, wait = self.key(*parts), uuid.uuid4().hex, 0.02
+        while not await self._claim(key, self.lease_ttl, token):
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, 0.5)
+        async with Lease(self, key, token).kept():
+            yield
 
     async def remember(self, *parts: str, ttl: float | None = None) -> None:
         await self._put(self.key(*parts), self.ttl if ttl is None else ttl)

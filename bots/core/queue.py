@@ -11,8 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from pipeline.question import Place
+
+if TYPE_CHECKING:
+    from bots.core.ports import Claims
 
 __all__ = ["ThreadQueue", "thread_key"]
 
@@ -25,7 +29,11 @@ def thread_key(place: Place) -> str | None:
 
 
 class ThreadQueue:
-    def __init__(self) -> None:
+    """``shared`` (the runtime's claims) makes a turn exclusive across replicas too: with
+    Redis configured, two processes never answer in one thread at once."""
+
+    def __init__(self, shared: Claims | None = None) -> None:
+        self._shared = shared
         self._locks: dict[str, asyncio.Lock] = {}
         self._users: dict[str, int] = {}
 
@@ -49,7 +57,11 @@ class ThreadQueue:
         waited = lock.locked()
         try:
             async with lock:
-                yield waited
+                if self._shared is None:
+                    yield waited
+                else:
+                    async with self._shared.lock("thread", key):
+                        yield waited
         finally:
             self._users[key] -= 1
             if not self._users[key]:

@@ -85,7 +85,7 @@ class Runtime:
         self.dedupe: Claims = dedupe if dedupe is not None else Dedupe(ttl=settings.ops.dedupe_ttl)
         self.limiter = limiter
         self.plugins = plugins
-        self.threads = ThreadQueue()
+        self.threads = ThreadQueue(self.dedupe)
 
     @property
     def answerer(self) -> Answerer:

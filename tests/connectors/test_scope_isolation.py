@@ -122,7 +122,7 @@ def runtime(**access: object) -> Runtime:
         (Place("slack", "T1", "C3"), Trigger.MENTION, ("public", "secret")),
         (Place("discord", "G1", "C1"), Trigger.SLASH, ("public",)),
         (Place("discord", "G1", "C9"), Trigger.MENTION, ("public", "secret")),
-        (Place("slack", "T9", "C1"), Trigger.MENTION, ("public",)),  # default_scope
+        (Place("slack", "T9", "C1"), Trigger.MENTION, ("secret",)),  # default_scope
         (Place("slack", "T1", "D1"), Trigger.DM, ("public",)),  # dm_scope beats the workspace
     ],
 )
@@ -133,7 +133,8 @@ async def test_runtime_scope_reaches_the_store_query(
     trigger: Trigger,
     expected: tuple[str, ...],
 ) -> None:
-    rt = runtime(dm_scope=["public"], default_scope=["public"])
+    # different on purpose: a DM that fell through to default_scope would see "secret"
+    rt = runtime(dm_scope=["public"], default_scope=["secret"])
     question = rt.prepare(Question(QUESTION, place=place, trigger=trigger))
     assert question.scope == expected
     hits = await open_store(data_dir, embedding).retrieve(

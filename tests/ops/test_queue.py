@@ -2,8 +2,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from bots.core.dedupe import Dedupe, RedisBackend
 from bots.core.queue import ThreadQueue, thread_key
 from pipeline.question import Place
+from tests.fakes.redis_server import redis_server
 
 
 async def test_one_turn_at_a_time_per_thread_in_arrival_order() -> None:
@@ -63,3 +67,44 @@ async def test_a_cancelled_waiter_leaves_no_trace() -> None:
 def test_thread_key() -> None:
     assert thread_key(Place("slack", None, None, None)) is None
     assert thread_key(Place("slack", "T", "C", "1.2")) == "slack:T:C:1.2"
+
+
+async def test_two_replicas_take_turns_in_one_thread() -> None:
+    """A distributed per-thread lock: the second replica waits for the first one's turn."""
+    redis = pytest.importorskip("redis.asyncio")
+    tried = asyncio.Event()
+
+    class Watched(RedisBackend):
+        async def claim(self, key: str, ttl: float, token: str = "done") -> bool:
+            won = await super().claim(key, ttl, token)
+            if not won:
+                tried.set()
+            return won
+
+    with redis_server() as url:
+        one = Dedupe(RedisBackend.from_url(url), lease_ttl=5)
+        two = Dedupe(Watched(redis.Redis.from_url(url)), lease_ttl=5)
+        a, b = ThreadQueue(one), ThreadQueue(two)
+        place = Place("slack", "T1", "C1", "222.2")
+        order: list[str] = []
+
+        async def second() -> None:
+            async with b.turn(place):
+                order.append("b")
+
+        try:
+            async with a.turn(place):
+                task = asyncio.create_task(second())
+                await asyncio.wait_for(tried.wait(), 10)  # b asked and was refused
+                order.append("a")
+            await asyncio.wait_for(task, 10)
+            assert order == ["a", "b"]
+            async with (
+                b.turn(Place("slack", "T1", "C1", "333.3")),
+                a.turn(Place("slack", "T1", "C1", "444.4")),
+            ):
+                order.append("other threads at once")
+            assert order[-1] == "other threads at once"
+        finally:
+            await one.close()
+            await two.close()

@@ -38,9 +38,20 @@ async def test_mention_sets_status_then_streams_answer_with_sources(make_harness
     assert question.text == "what is the answer?"
     assert question.trigger is Trigger.MENTION
     assert question.place.channel == "C111" and question.place.workspace == TEAM
-    # nothing the bot posted unfurls
-    for call in h.fake.called("chat.postMessage"):
+    # the native stream carries the whole answer: nothing goes through chat.postMessage
+    assert h.fake.called("chat.postMessage") == []
+
+
+async def test_posted_answers_never_unfurl(make_harness):
+    h = await make_harness(stream=False)
+    await h.event(mention(ts="1700000000.000009"))
+    await h.fake.wait_for("chat.update")
+    await h.bot.drain()
+    posts = h.fake.called("chat.postMessage")
+    assert posts, "with streaming off the answer is posted, then edited"
+    for call in posts:
         assert call.params.get("unfurl_links") in (False, "0", "false")
+        assert call.params.get("unfurl_media") in (False, "0", "false")
 
 
 def start_ts(h) -> str:
