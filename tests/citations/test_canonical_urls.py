@@ -51,3 +51,45 @@ def test_two_spellings_of_one_page_are_one_footnote() -> None:
     answer = resolve("A[1]. B[2].", sources)
     assert [r.number for r in answer.references] == [1]
     assert answer.text == "A[1]. B[1]."
+
+
+def test_each_scheme_drops_only_its_own_default_port() -> None:
+    # default ports: RFC 7230 (http 80, https 443), RFC 6455 (ws 80, wss 443), RFC 959 (ftp 21)
+    for scheme, port in [("http", 80), ("https", 443), ("ws", 80), ("wss", 443), ("ftp", 21)]:
+        assert canonical_url(f"{scheme}://a.com:{port}/x") == f"{scheme}://a.com/x"
+        assert canonical_url(f"{scheme}://a.com:{port + 1}/x") == f"{scheme}://a.com:{port + 1}/x"
+    assert canonical_url("http://a.com:443/x") == "http://a.com:443/x"
+
+
+def test_every_tracking_parameter_goes_and_the_rest_stay_sorted() -> None:
+    url = "https://a.com/x?b=2&a=1&utm_Source=x&FBCLID=1&gclid=1&dclid=1&msclkid=1&mc_eid=1&e="
+    assert canonical_url(url) == "https://a.com/x?a=1&b=2&e="
+    assert canonical_url("https://a.com/x?utm=1&autm_x=2") == "https://a.com/x?autm_x=2&utm=1"
+
+
+def test_host_user_and_ipv6_survive_normalisation() -> None:
+    assert canonical_url("https://user:pw@A.com/x") == "https://user:pw@a.com/x"
+    assert canonical_url("http://[::1]:8080/x") == "http://[::1]:8080/x"
+    assert canonical_url("HTTPS://A.com") == "https://a.com/"
+    assert canonical_url("https://a.com") == "https://a.com/"
+
+
+def test_escapes_in_path_and_fragment_are_one_form() -> None:
+    assert canonical_url("https://a.com/%e2%82%ac#%7e") == "https://a.com/%E2%82%AC#~"
+    assert canonical_url("https://a.com/%41%2f") == "https://a.com/A%2F"
+
+
+def test_dot_segments_at_the_end_and_repeated_slashes() -> None:
+    assert canonical_url("https://a.com/a/b/..") == "https://a.com/a"
+    assert canonical_url("https://a.com/a/b/..", keep_slash=True) == "https://a.com/a/"
+    assert canonical_url("https://a.com/a/.", keep_slash=True) == "https://a.com/a/"
+    assert canonical_url("https://a.com/x//") == "https://a.com/x"
+    assert canonical_url("https://a.com/", keep_slash=True) == "https://a.com/"
+    assert canonical_url("https://a.com/x", keep_slash=True) == "https://a.com/x"
+
+
+def test_relative_references_keep_their_path_and_lose_text_directives() -> None:
+    assert canonical_url("/p/./q") == "/p/./q"
+    assert canonical_url("a.html#x:~:text=y") == "a.html#x"
+    assert canonical_url("a.html#:~:text=y") == "a.html"
+    assert canonical_url("a.html") == "a.html"

@@ -10,9 +10,12 @@ out of the score. The score is killed / (mutants - equivalent).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -88,6 +91,69 @@ def _pytest(scratch: Path, tests: Sequence[str], timeout: float) -> str:
     return "survived" if result.returncode == 0 else "killed"
 
 
+_PROJECT = ("bots", "pipeline", "citations", "connectors", "tests", "examples")
+
+
+def _forked_pytest(scratch: Path, tests: Sequence[str], timeout: float) -> str:
+    """``_pytest`` in a fork of this process, which has the libraries imported already.
+
+    Only the project's own modules are imported again (from ``scratch``), so a
+    mutant costs its tests' run time instead of a fresh interpreter's start-up.
+    """
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 1
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            _forget_project()
+            os.chdir(scratch)
+            sys.path.insert(0, str(scratch))
+            import pytest
+
+            code = int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                                    "--no-header", *tests]))  # fmt: skip
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return "survived" if os.waitstatus_to_exitcode(status) == 0 else "killed"
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "timeout"
+        time.sleep(0.05)  # polling a child process, not waiting for work in a test
+
+
+def _forget_project() -> None:
+    for name in [n for n in sys.modules if n.split(".")[0] in _PROJECT]:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+
+
+def _preload(scratch: Path, tests: Sequence[str]) -> None:
+    """Import what the tests import (third-party libraries stay; the project is re-imported)."""
+    os.environ.update({"PYTHONDONTWRITEBYTECODE": "1"})
+    sys.dont_write_bytecode = True
+    pid = os.getpid()
+    import pytest
+
+    cwd = Path.cwd()
+    _forget_project()
+    sys.path.insert(0, str(scratch))
+    os.chdir(scratch)
+    try:
+        with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+            pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *tests])
+    finally:
+        os.chdir(cwd)
+        sys.path.remove(str(scratch))
+    assert os.getpid() == pid
+
+
 def _check_isolated(scratch: Path, module: str) -> None:
     dotted = module.removesuffix(".py").replace("/", ".")
     probe = f"import {dotted} as m; print(m.__file__)"
@@ -99,16 +165,24 @@ def _check_isolated(scratch: Path, module: str) -> None:
         )
 
 
-def run(module: str, tests: Sequence[str], lines: range | None, jobs: int) -> list[Result]:
+def run(
+    module: str, tests: Sequence[str], lines: range | None, jobs: int, fork: bool = False
+) -> list[Result]:
     source = (ROOT / module).read_text(encoding="utf-8")
     todo = list(mutants(source, lines))
     known = equivalents(module)
+    if fork:
+        jobs = 1
     scratches = [_scratch() for _ in range(jobs)]
+    pytest_run = _pytest
     try:
         for scratch in scratches:
             _check_isolated(scratch, module)
+        if fork:
+            _preload(scratches[0], tests)
+            pytest_run = _forked_pytest
         baseline = time.monotonic()
-        if _pytest(scratches[0], tests, timeout=900) != "survived":
+        if pytest_run(scratches[0], tests, timeout=900) != "survived":
             raise SystemExit(f"the tests fail without any mutant: {' '.join(tests)}")
         timeout = max(10.0, 3 * (time.monotonic() - baseline))
         print(f"{module}: {len(todo)} mutants, tests {' '.join(tests)}, timeout {timeout:.0f} s",
@@ -124,7 +198,7 @@ def run(module: str, tests: Sequence[str], lines: range | None, jobs: int) -> li
             target = scratch / module
             target.write_text(mutant.source, encoding="utf-8")
             try:
-                status = _pytest(scratch, tests, timeout)
+                status = pytest_run(scratch, tests, timeout)
             finally:
                 target.write_text(source, encoding="utf-8")
             mark = {"killed": ".", "timeout": "T", "survived": "S"}[status]
@@ -165,6 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tests", nargs="+", help="test paths (default: targets.toml)")
     parser.add_argument("--lines", help="only mutate these lines, e.g. 120-260")
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument("--fork", action="store_true",
+                        help="import the libraries once and fork per mutant (much faster; --jobs 1)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--fail-under", type=float, default=0.0, help="exit 1 below this score")
     args = parser.parse_args(argv)
@@ -175,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"no tests for {module}: pass --tests or add it to tests/mutation/targets.toml"
         )
     lines = _lines(args.lines) or _lines(targets_lines().get(module))
-    results = run(module, tests, lines, max(1, args.jobs))
+    results = run(module, tests, lines, max(1, args.jobs), fork=args.fork)
     killed, counted, percent = score(results)
     if args.json:
         print(json.dumps({"module": module, "killed": killed, "counted": counted,
