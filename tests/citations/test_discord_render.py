@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from citations import CitedAnswer, Source, resolve
 from citations.render import render_discord
 
@@ -70,13 +72,13 @@ def test_sources_fill_each_embed_and_each_message_before_starting_another() -> N
     embeds = [e for m in messages for e in m.embeds]
     lines = [line for e in embeds for line in e["description"].split("\n")]
     assert [line.split(" ", 1)[0] for line in lines] == [f"[{i}]" for i in range(1, 201)]
-    for embed, following in zip(embeds, embeds[1:], strict=False):
+    for embed, following in itertools.pairwise(embeds):
         assert len(embed["description"]) <= DISCORD_EMBED_DESCRIPTION
         first = following["description"].split("\n", 1)[0]
         assert len(embed["description"]) + 1 + len(first) > DISCORD_EMBED_DESCRIPTION
     texts = [m for m in messages if m.content]
     assert texts[-1].embeds  # the first embed rides with the answer's last text
-    for msg, following in zip(messages, messages[1:], strict=False):
+    for msg, following in itertools.pairwise(messages):
         if not msg.embeds:
             continue
         size = sum(len(e["title"]) + len(e["description"]) for e in msg.embeds)
