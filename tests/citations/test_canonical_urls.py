@@ -93,3 +93,17 @@ def test_relative_references_keep_their_path_and_lose_text_directives() -> None:
     assert canonical_url("a.html#x:~:text=y") == "a.html#x"
     assert canonical_url("a.html#:~:text=y") == "a.html"
     assert canonical_url("a.html") == "a.html"
+
+
+def test_only_slashes_and_the_last_letter_of_a_path_are_kept_as_written() -> None:
+    assert canonical_url("https://a.com//") == "https://a.com/"
+    assert canonical_url("https://a.com/FAX/") == "https://a.com/FAX"
+
+
+def test_a_host_idna_cannot_encode_is_kept_lowercase() -> None:
+    host = "Ü" * 64 + ".com"  # a label over 63 characters: not valid IDNA
+    assert canonical_url(f"https://{host}/x") == f"https://{host.lower()}/x"
+
+
+def test_a_url_without_a_host_is_still_normalised() -> None:
+    assert canonical_url("file:///srv/./docs/x.md") == "file:///srv/docs/x.md"
