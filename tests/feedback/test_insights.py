@@ -89,6 +89,8 @@ def _browse(url: str, profile: Path, shot: Path) -> dict[str, object]:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
 
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
@@ -109,6 +111,10 @@ def _browse(url: str, profile: Path, shot: Path) -> dict[str, object]:
         gated = not driver.find_elements(By.CSS_SELECTOR, "svg.chart")
         driver.find_element(By.ID, "token").send_keys(TOKEN)
         driver.find_element(By.ID, "sign-in").click()
+        # The click only submits the form; wait for the signed-in page, not a fixed time.
+        WebDriverWait(driver, 60).until(
+            expected_conditions.presence_of_all_elements_located((By.CSS_SELECTOR, "svg.chart"))
+        )
         charts = {
             svg.get_attribute("id"): (
                 len(svg.find_elements(By.CSS_SELECTOR, "rect, polyline, circle")),
