@@ -4,6 +4,7 @@ fake Tavily, over a knowledge base ingested with ``citebot ingest``."""
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 from pathlib import Path
@@ -121,6 +122,10 @@ def test_a_rejected_request_prints_no_traceback_below_debug(
     # (-v: INFO) is what prints, as in a terminal.
     fake_openai.when("Task: answer with citations", "Click Rotate in Settings › API keys [1].")
     variables = {**env, "CITEBOT_LLM__STRUCTURED": "tools"}
+    # openai's client closes itself on garbage collection by scheduling aclose() on whatever
+    # loop is running then; a client an earlier test left behind would log that failure into
+    # this test's output. Collect it now, while no loop runs, so the output is this run's own.
+    gc.collect()
     root = logging.getLogger()
     saved, level = root.handlers[:], root.level
     root.handlers.clear()
