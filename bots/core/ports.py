@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from bots.core.feedback import FeedbackStats, Vote
+from bots.core.feedback import DownReason, FeedbackStats, Vote
 from bots.core.limits import Limiter
 from citations.render import CitationStyle
 from pipeline.events import Done, Progress
@@ -61,6 +61,10 @@ class FeedbackLog(Protocol):
     ) -> None: ...
 
     def vote(self, answer_id: str, *, user: str, vote: Vote, platform: str) -> None: ...
+
+    def set_reason(
+        self, answer_id: str, *, user: str, reason: DownReason | str, text: str = ""
+    ) -> bool: ...
 
     def stats(self, *, platform: str | None = None) -> FeedbackStats: ...
 

@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from bots.core.dedupe import Dedupe
-from bots.core.feedback import references_of, timings_of
+from bots.core.feedback import DownReason, references_of, timings_of
 from bots.core.ports import (
     Answerer,
     AnswererFactory,
@@ -62,6 +62,7 @@ class VoteReceipt(StrEnum):
     RECORDED = "recorded"
     OFF = "off"  # the bot keeps no feedback
     FAILED = "failed"
+    NO_VOTE = "no_vote"  # a reason for a 👎 this user no longer has (changed to 👍)
 
 
 class Runtime:
@@ -285,4 +286,23 @@ class Runtime:
         except Exception:
             log.exception("could not store a vote on %s", answer_id)
             return VoteReceipt.FAILED
+        return VoteReceipt.RECORDED
+
+    async def reason(
+        self, answer_id: str, *, user: str, reason: DownReason, text: str = "", platform: str
+    ) -> VoteReceipt:
+        """Store why ``user`` gave ``answer_id`` a 👎 (the follow-up every platform asks)."""
+        if self.feedback is None:
+            return VoteReceipt.OFF
+        try:
+            kept = await asyncio.to_thread(
+                self.feedback.set_reason, answer_id, user=user, reason=reason, text=text
+            )
+        except Exception:
+            log.exception("could not store the reason for a vote on %s", answer_id)
+            return VoteReceipt.FAILED
+        if not kept:
+            log.info("a %s reason for %s came without a 👎 from that user", platform, answer_id)
+            return VoteReceipt.NO_VOTE
+        metrics.feedback_reason(platform, str(reason))
         return VoteReceipt.RECORDED

@@ -110,6 +110,12 @@ FEEDBACK = Counter(
     ("platform", "vote"),
     registry=registry,
 )
+FEEDBACK_REASONS = Counter(
+    "citebot_feedback_reasons",
+    "Reasons given for a 👎, by platform and reason.",
+    ("platform", "reason"),
+    registry=registry,
+)
 DEDUPE_HITS = Counter(
     "citebot_dedupe_hits",
     "Deliveries dropped as duplicates (platform retries, mention + message pairs).",
@@ -204,6 +210,10 @@ def error(kind: str) -> None:
 
 def feedback_vote(platform: str, vote: str) -> None:
     FEEDBACK.labels(platform, vote).inc()
+
+
+def feedback_reason(platform: str, reason: str) -> None:
+    FEEDBACK_REASONS.labels(platform, reason).inc()
 
 
 def dedupe_hit(platform: str) -> None:

@@ -11,6 +11,10 @@
    and, when the answer may be rated, the answer id its vote buttons carry.
 4. **Votes come back to the core**: a click calls :meth:`Runtime.vote`, which
    stores it; the answer it joins was recorded once, by :meth:`Runtime.votable`.
+5. **A 👎 asks why**: the adapter offers :class:`~bots.core.feedback.DownReason`'s
+   choices in a small follow-up only the voter sees (free text for ``OTHER``),
+   and the answer goes to :meth:`Runtime.reason`; every id it needs travels in
+   the follow-up's own component ids, so any replica can take the reply.
 
 :class:`Responder` drives one answer through a surface and is the same on every
 platform; an adapter writes a surface, turns its events into questions, and

@@ -138,6 +138,10 @@ class Interaction:
     original: dict[str, Any] | None = None
     expired: bool = False
     followups: list[dict[str, Any]] = field(default_factory=list)
+    #: the interaction was answered (a second callback is refused, code 40060)
+    answered: bool = False
+    #: the modal the bot answered with (callback type 9), for :meth:`FakeDiscord.submit_modal`
+    modal: dict[str, Any] | None = None
 
 
 class FakeDiscord:
@@ -424,6 +428,77 @@ class FakeDiscord:
             user=user,
         )
 
+    async def select(
+        self,
+        message: dict[str, Any],
+        custom_id: str,
+        values: list[str],
+        *,
+        user: dict[str, Any] = USER,
+    ) -> Interaction:
+        """Pick ``values`` in the string select ``custom_id`` of ``message``.
+
+        Like Discord's client, only the select's own option values can be picked.
+        """
+        options = [
+            o["value"]
+            for row in message.get("components") or []
+            for c in row.get("components") or []
+            if c.get("custom_id") == custom_id
+            for o in c.get("options") or []
+        ]
+        if not options or not set(values) <= set(options):
+            raise ValueError(f"the message has no select {custom_id!r} offering {values!r}")
+        return await self._interact(
+            3,
+            {"custom_id": custom_id, "component_type": 3, "values": values},
+            channel_id=message["channel_id"],
+            message=message,
+            user=user,
+        )
+
+    async def submit_modal(
+        self, shown: Interaction, values: dict[str, str], *, user: dict[str, Any] = USER
+    ) -> Interaction:
+        """Submit the modal the bot showed in answer to ``shown`` (text input custom_id → text).
+
+        Discord's client never sends a required input left empty or text over
+        ``max_length``; neither does this.
+        """
+        modal = shown.modal
+        if modal is None:
+            raise ValueError("the bot did not answer that interaction with a modal")
+        submitted = []
+        for component in modal["components"]:
+            labelled = component.get("type") == 18
+            inputs = [component["component"]] if labelled else component.get("components") or []
+            filled = []
+            for item in inputs:
+                text = values.get(item["custom_id"], "")
+                if not text and item.get("required", True):
+                    raise ValueError(f"Discord would not submit: {item['custom_id']} is required")
+                if len(text) > item.get("max_length", discord_rules.TEXT_INPUT):
+                    raise ValueError(f"Discord would not submit: {item['custom_id']} is too long")
+                filled.append(
+                    {
+                        "type": 4,
+                        "id": item.get("id", 0),
+                        "custom_id": item["custom_id"],
+                        "value": text,
+                    }
+                )
+            if labelled:
+                submitted.append({"type": 18, "id": component.get("id", 0), "component": filled[0]})
+            else:
+                submitted.append({"type": 1, "id": component.get("id", 0), "components": filled})
+        return await self._interact(
+            5,
+            {"custom_id": modal["custom_id"], "components": submitted},
+            channel_id=shown.channel_id,
+            message=shown.payload.get("message"),
+            user=user,
+        )
+
     async def _interact(
         self,
         kind: int,
@@ -612,8 +687,26 @@ class FakeDiscord:
 
     async def _callback(self, token: str, body: dict[str, Any]) -> web.Response:
         interaction = self.interactions[token]
+        refused = discord_rules.callback_rejected(
+            body, interaction=interaction.payload, answered=interaction.answered
+        )
+        if refused is not None:
+            status, error = refused
+            self.rejected.append(
+                ("POST", f"/interactions/{interaction.id}/{token}/callback", error)
+            )
+            return _json(error, status=status)
+        interaction.answered = True
         data = body.get("data") or {}
         kind = body["type"]
+        if kind == 9:
+            interaction.modal = data
+        if kind == 7:
+            shown = self.get_message(interaction.payload["message"]["id"])
+            shown.update(
+                {k: v for k, v in data.items() if k in ("content", "embeds", "components")}
+            )
+            shown["edited_timestamp"] = _now()
         response: dict[str, Any] = {
             "interaction": {"id": interaction.id, "type": interaction.payload["type"]}
         }

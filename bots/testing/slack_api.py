@@ -29,12 +29,13 @@ from aiohttp import WSMsgType, web
 
 from bots.testing import slack_rules
 from bots.testing.slack_rules import block_texts
+from bots.testing.slack_views import Interactivity
 
 TEAM = "T111"
 BOT_USER = "UBOT"
 BOT_ID = "BBOT"
 
-_JSON_FIELDS = ("blocks", "chunks", "loading_messages", "attachments", "metadata")
+_JSON_FIELDS = ("blocks", "chunks", "loading_messages", "attachments", "metadata", "view")
 
 
 @dataclass
@@ -82,6 +83,8 @@ class FakeSlack:
         self.ws_acks: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._sockets: list[web.WebSocketResponse] = []
         self._socket_ready = asyncio.Event()
+        #: trigger ids, open modals and ephemeral messages (:mod:`bots.testing.slack_views`)
+        self.interactive = Interactivity()
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -280,11 +283,21 @@ class FakeSlack:
             self._write(message, p)
             message.edits += 1
             return {"ok": True, "channel": message.channel, "ts": message.ts}
+        if method in ("chat.postEphemeral", "views.open"):
+            return self._interactive(method, p)
         if method == "conversations.replies":
             key = (p.get("channel", ""), p.get("ts", ""))
             found = self.threads.get(key, [{"user": "U222", "text": "parent", "ts": key[1]}])
             return {"ok": True, "messages": found, "has_more": False}
         return {"ok": True}
+
+    def _interactive(self, method: str, p: dict[str, Any]) -> dict[str, Any]:
+        if method == "chat.postEphemeral":
+            return self.interactive.post_ephemeral(p, self.next_ts())
+        opened = self.interactive.open_view(p)
+        if not opened["ok"]:
+            self.rejected.append((method, opened["error"]))
+        return opened
 
     @staticmethod
     def _write(message: Message, p: dict[str, Any], *, append: bool = False) -> None:

@@ -131,7 +131,7 @@ def _blocks(blocks: Any) -> dict[str, Any] | None:
         where = f"/blocks/{i}"
         if not isinstance(block, dict) or block.get("type") not in BLOCK_TYPES:
             return _invalid("must provide a valid block type", f"{where}/type")
-        problem = _block(block, where)
+        problem = block_problem(block, where)
         if problem is not None:
             return problem
         if block["type"] == "markdown":
@@ -145,12 +145,12 @@ def _blocks(blocks: Any) -> dict[str, Any] | None:
     return None
 
 
-def _block(block: dict[str, Any], where: str) -> dict[str, Any] | None:
+def block_problem(block: dict[str, Any], where: str) -> dict[str, Any] | None:
     kind = block["type"]
     if len(str(block.get("block_id") or "")) > BLOCK_ID:
         return _invalid(f"must be less than {BLOCK_ID + 1} characters", f"{where}/block_id")
     if kind == "section":
-        text = _text_of(block.get("text"))
+        text = text_of(block.get("text"))
         fields = block.get("fields") or []
         if text is None and not fields:
             return _invalid("must provide either text or fields", where)
@@ -159,10 +159,10 @@ def _block(block: dict[str, Any], where: str) -> dict[str, Any] | None:
         if len(fields) > SECTION_FIELDS:
             return _invalid(f"no more than {SECTION_FIELDS} items allowed", f"{where}/fields")
         for j, field in enumerate(fields):
-            if len(_text_of(field) or "") > FIELD_TEXT:
+            if len(text_of(field) or "") > FIELD_TEXT:
                 return _invalid(_length(FIELD_TEXT), f"{where}/fields/{j}/text")
     elif kind == "header":
-        text = _text_of(block.get("text"))
+        text = text_of(block.get("text"))
         if not text or len(text) > HEADER_TEXT:
             return _invalid(_length(HEADER_TEXT), f"{where}/text/text")
     elif kind == "context":
@@ -186,7 +186,7 @@ def _length(limit: int) -> str:
     return f"must be between 1 and {limit} characters"
 
 
-def _text_of(obj: Any) -> str | None:
+def text_of(obj: Any) -> str | None:
     if isinstance(obj, dict) and isinstance(obj.get("text"), str):
         return str(obj["text"])
     return None

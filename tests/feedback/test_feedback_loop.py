@@ -9,14 +9,19 @@ import sqlite3
 import time
 from pathlib import Path
 
+import aiohttp
 from click.testing import CliRunner
 from pydantic import SecretStr
 
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers every command)
 from bots.core.feedback import DownReason, FeedbackStore
+from bots.ops import server
+from bots.settings import load_settings
 from bots.settings.sections import FeedbackSettings
-from tests.slack.conftest import mention
+from bots.testing.slack_api import TEAM
+from bots.testing.slack_views import view_submission
+from tests.slack.test_down_reasons import down_vote, reason_click
 
 
 def citebot(data_dir: Path, *args: str) -> tuple[int, str, str]:
@@ -25,14 +30,15 @@ def citebot(data_dir: Path, *args: str) -> tuple[int, str, str]:
 
 
 async def test_a_down_vote_with_a_reason_is_listed(make_harness, tmp_path):
+    """End to end: 👎 in Slack, "Other…", the modal's text; then the CLI and /insights."""
     h = await make_harness()
-    await h.event(mention(ts="20.0"))
-    stop = await h.fake.wait_for("chat.stopStream")
-    (actions,) = [b for b in stop.params["blocks"] if b["type"] == "actions"]
-    answer_id = h.answerer.questions[0].id
-    await h.click(actions["block_id"], "citebot_vote_down")
-    await h.fake.wait_for("response_url:vote")
-    assert h.store.set_reason(answer_id, user="U333", reason="outdated", text="v2 changed it")
+    answer_id, ephemeral = await down_vote(h)
+    await h.interact(reason_click(h, ephemeral, "citebot_why_other"))
+    await h.fake.wait_for("views.open")
+    (opened,) = h.fake.interactive.views
+    (block,) = opened.view["blocks"]
+    text = {block["block_id"]: {block["element"]["action_id"]: "v2 <b>changed</b> it"}}
+    await h.interact(view_submission(h.fake.interactive, opened, team=TEAM, values=text))
 
     code, out, err = citebot(tmp_path / "data", "list", "--down", "--json")
     assert code == 0, err
@@ -46,11 +52,29 @@ async def test_a_down_vote_with_a_reason_is_listed(make_harness, tmp_path):
         "answered",
     )
     assert row["channel"] and row["down"] == 1 and row["up"] == 0
-    assert row["reasons"] == ["outdated: v2 changed it"]
+    assert row["reasons"] == ["other: v2 <b>changed</b> it"]
     assert [r["url"] for r in row["references"]][1] == "https://docs.example.com/faq"
 
     code, out, _ = citebot(tmp_path / "data", "list", "--down")
-    assert code == 0 and "what is the answer?" in out and "outdated: v2 changed it" in out
+    assert code == 0 and "what is the answer?" in out and "other: v2 <b>changed</b> it" in out
+
+    page = await insights_page(tmp_path / "data")
+    assert "what is the answer?" in page and "other: v2 &lt;b&gt;changed&lt;/b&gt; it" in page
+
+
+async def insights_page(data: Path) -> str:
+    settings = load_settings(data_dir=str(data), feedback={"insights_token": "t0ken"})
+    runner = await server.start(settings, probes={}, host="127.0.0.1", port=0)
+    assert runner is not None
+    host, port = runner.addresses[0][:2]
+    try:
+        async with aiohttp.ClientSession() as s:
+            headers = {"Authorization": "Bearer t0ken"}
+            async with s.get(f"http://{host}:{port}/insights", headers=headers) as r:
+                assert r.status == 200
+                return await r.text()
+    finally:
+        await runner.cleanup()
 
 
 def seeded(tmp_path: Path) -> FeedbackStore:

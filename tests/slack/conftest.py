@@ -219,6 +219,10 @@ class Harness:
                 }
             ],
         }
+        return await self.interact(payload)
+
+    async def interact(self, payload: dict[str, Any]) -> tuple[int, str, float]:
+        """Post an interaction payload (block_actions, view_submission) as Slack does."""
         body = urllib.parse.urlencode({"payload": json.dumps(payload)})
         return await self.post(body, "application/x-www-form-urlencoded")
 

@@ -33,7 +33,7 @@ async def test_feedback_click_is_stored_and_thanked(make_harness, tmp_path):
 
     # the same user changes their mind: the vote is replaced, not added
     await h.click(actions["block_id"], "citebot_vote_down")
-    await h.fake.wait_for("response_url:vote", count=2)
+    await h.fake.wait_for("chat.postEphemeral")  # a 👎 asks why (tests/slack/test_down_reasons.py)
     assert [(v.user, v.vote) for v in h.store.votes(answer_id)] == [("U333", "down")]
 
     # durable: a fresh store on the same file (a restart) sees it

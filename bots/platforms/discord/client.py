@@ -13,7 +13,7 @@ import discord.http
 import yarl
 from discord.ext import commands
 
-from bots.platforms.discord.feedback import VoteButton
+from bots.platforms.discord.feedback import VoteButton, WhySelect, on_reason_submitted
 from bots.platforms.discord.places import NO_PINGS
 from bots.settings import SettingsError
 from bots.settings.sections import DiscordSettings
@@ -102,7 +102,8 @@ class CitebotBot(commands.Bot):
         self.plugin_commands: list[str] = []
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(VoteButton)
+        self.add_dynamic_items(VoteButton, WhySelect)
+        self.add_listener(on_reason_submitted, "on_interaction")
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if not self.settings.discord.message_content:

@@ -15,7 +15,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bots.settings.sections import SlackSettings
 
 from . import listeners
-from .feedback import ACTION_ID
+from .feedback import ACTION_ID, REASON_VIEW, WHY_ACTION
 from .ports import ADAPTER, SlackAdapter
 
 #: Bolt copies a level onto the logger named after the app on every request;
@@ -72,4 +72,6 @@ def build_app(adapter: SlackAdapter, settings: SlackSettings, client: AsyncWebCl
     app.event("message")(listeners.on_message)
     app.command(settings.slash_command)(listeners.on_slash)
     app.action(ACTION_ID)(listeners.on_vote)
+    app.action(WHY_ACTION)(listeners.on_reason)
+    app.view(REASON_VIEW)(listeners.on_reason_view)
     return app

@@ -11,9 +11,19 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_bolt.request.async_request import AsyncBoltRequest
 
+from bots.core.feedback import DownReason
 from bots.core.runtime import VoteReceipt
+from pipeline.errors import one_line
 
-from .feedback import parse_vote
+from .feedback import (
+    ASK_WHY,
+    REASON_BLOCK,
+    parse_reason,
+    parse_reason_view,
+    parse_vote,
+    reason_blocks,
+    reason_view,
+)
 from .history import BotIdentity
 from .ports import ADAPTER, SlackAdapter
 from .slash import handle_slash
@@ -26,6 +36,7 @@ THANKS = {
 }
 NO_FEEDBACK = "Feedback is not enabled here."
 NOT_SAVED = "Sorry, your feedback could not be saved. Please try again later."
+NO_VOTE = "That answer has no 👎 from you any more, so there is nothing to explain."
 
 
 def adapter_of(context: AsyncBoltContext) -> SlackAdapter:
@@ -110,9 +121,99 @@ async def on_vote(
     adapter = adapter_of(context)
     async with adapter.busy():
         receipt = await adapter.runtime.vote(answer_id, user=user, vote=vote, platform="slack")
-        text = {
-            VoteReceipt.RECORDED: THANKS[vote],
-            VoteReceipt.OFF: NO_FEEDBACK,
-            VoteReceipt.FAILED: NOT_SAVED,
-        }[receipt]
-        await respond(text=text, response_type="ephemeral", replace_original=False)
+        if (
+            receipt is VoteReceipt.RECORDED
+            and vote == "down"
+            and await _ask_why(adapter, body, user, answer_id)
+        ):
+            return
+        await respond(
+            text=_said(receipt, THANKS[vote]), response_type="ephemeral", replace_original=False
+        )
+
+
+def _said(receipt: VoteReceipt, recorded: str) -> str:
+    return {
+        VoteReceipt.RECORDED: recorded,
+        VoteReceipt.OFF: NO_FEEDBACK,
+        VoteReceipt.FAILED: NOT_SAVED,
+        VoteReceipt.NO_VOTE: NO_VOTE,
+    }[receipt]
+
+
+async def _ask_why(adapter: SlackAdapter, body: dict[str, Any], user: str, answer_id: str) -> bool:
+    """The 👎 follow-up, ephemeral in the answer's thread; ``False`` if it could not be posted."""
+    container = body.get("container") or {}
+    channel = container.get("channel_id") or (body.get("channel") or {}).get("id")
+    thread_ts = container.get("thread_ts") or (body.get("message") or {}).get("thread_ts")
+    if not channel:
+        return False
+    try:
+        await adapter.client.chat_postEphemeral(
+            channel=channel,
+            user=user,
+            text=ASK_WHY,
+            blocks=reason_blocks(answer_id),
+            **({"thread_ts": thread_ts} if thread_ts else {}),
+        )
+    except Exception as exc:  # the vote is stored; only the question why is lost
+        log.warning("could not ask why about the 👎 on %s: %s", answer_id, one_line(exc))
+        return False
+    return True
+
+
+async def on_reason(
+    ack: AsyncAck,
+    body: dict[str, Any],
+    action: dict[str, Any],
+    respond: AsyncRespond,
+    context: AsyncBoltContext,
+) -> None:
+    """A click on the 👎 follow-up: a reason is stored; "Other…" opens a modal for free text."""
+    await ack()
+    parsed = parse_reason(action)
+    user = (body.get("user") or {}).get("id")
+    if parsed is None or not user:
+        return
+    answer_id, reason = parsed
+    adapter = adapter_of(context)
+    async with adapter.busy():
+        if reason is DownReason.OTHER:
+            try:
+                # a trigger_id lives 3 seconds: open the modal before anything else
+                await adapter.client.views_open(
+                    trigger_id=body["trigger_id"], view=reason_view(answer_id)
+                )
+            except Exception as exc:
+                log.warning("could not open the reason form for %s: %s", answer_id, one_line(exc))
+                await respond(text=NOT_SAVED, response_type="ephemeral", replace_original=True)
+            return
+        receipt = await adapter.runtime.reason(
+            answer_id, user=user, reason=reason, platform="slack"
+        )
+        await respond(
+            text=_said(receipt, f"Noted: “{reason.label.lower()}”. Thank you!"),
+            response_type="ephemeral",
+            replace_original=True,
+        )
+
+
+async def on_reason_view(
+    ack: AsyncAck, body: dict[str, Any], view: dict[str, Any], context: AsyncBoltContext
+) -> None:
+    """The "Other…" modal was sent: store its text; an error keeps the modal open."""
+    parsed = parse_reason_view(view)
+    user = (body.get("user") or {}).get("id")
+    if parsed is None or not user:
+        await ack(response_action="errors", errors={REASON_BLOCK: "Please say what was wrong."})
+        return
+    answer_id, text = parsed
+    adapter = adapter_of(context)
+    async with adapter.busy():
+        receipt = await adapter.runtime.reason(
+            answer_id, user=user, reason=DownReason.OTHER, text=text, platform="slack"
+        )
+    if receipt is VoteReceipt.RECORDED:
+        await ack()
+    else:
+        await ack(response_action="errors", errors={REASON_BLOCK: _said(receipt, "")})
