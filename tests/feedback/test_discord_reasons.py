@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 from bots.testing.discord_api import FakeDiscord
-from tests.discord.conftest import StartBot
-from tests.discord.conftest import fake, start_bot  # noqa: F401  (Discord's, not Slack's)
+from tests.discord.conftest import StartBot, fake, start_bot  # noqa: F401  (Discord's, not Slack's)
 from tests.discord.test_down_reasons import answered, down_vote
 from tests.feedback.test_feedback_loop import citebot, insights_page
 
