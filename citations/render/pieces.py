@@ -9,19 +9,19 @@ closes a code fence at a cut and opens it again in the next message.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from citations.model import CitedAnswer, Segment
-from citations.render.safe import WORD_JOINER, break_fence_ticks, code_regions
+from citations.render.safe import WORD_JOINER, break_fence_ticks, code_blocks, code_regions
 from citations.urls import canonical_url
 
-# An ordinary Markdown link (not an image): [label](url) or [label](<url>).
+# An ordinary Markdown link (not an image, not an escaped bracket): [label](url) or [label](<url>).
 _MD_LINK = re.compile(
-    r"(?<!!)\[([^\[\]\n]{0,300})\]\(\s*<?([^()<>\s]{1,2000})>?(?:\s+\"[^\"\n]*\")?\s*\)"
+    r"(?<![!\\])\[([^\[\]\n]{0,300})\]\(\s*<?([^()<>\s]{1,2000})>?(?:\s+\"[^\"\n]*\")?\s*\)"
 )
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,7 @@ class Piece:
     atom: bool = False
     code: bool = False  # a fenced code block: split only between its lines
     alt: str | None = None  # a second rendering of an atom (Slack's Markdown form)
+    source: str | None = None  # code: the text as written, before the renderer's ``code``
 
     @property
     def size(self) -> int:
@@ -137,36 +138,102 @@ def segment_pieces(
 
     Code is found in the whole answer, markers included, at once: a platform
     pairs backticks across markers, and a marker before a fence keeps it from
-    starting a line."""
+    starting a line. A marker that falls inside code waits until the code ends,
+    so a fence the model never closed is closed on a line of its own."""
+
+    def words(text: str) -> list[Piece]:
+        return links(text, answer, allowed, link, prose, alt_link)
+
     pieces: list[Piece] = []
-    regions = code_regions(answer.text)
+    blocks = code_blocks(answer.text)
+    b = 0
+    held: list[str] = []  # the code being read, without the markers inside it
+    waiting: list[Piece] = []  # those markers
+
+    def end_block() -> None:
+        nonlocal b
+        pieces.extend(_code_pieces(held, blocks[b].fenced, code, words))
+        if waiting and blocks[b].fenced:
+            pieces.append(Piece("\n"))
+        pieces.extend(waiting)
+        held.clear()
+        waiting.clear()
+        b += 1
+
     at = 0  # the offset of the current segment in the answer
     for seg in answer.segments:
         pos = 0
-        for region_start, region_end in regions:
-            start = max(region_start - at, 0)
-            end = min(region_end - at, len(seg.text))
-            if end <= start:
+        while pos < len(seg.text):
+            if b < len(blocks) and blocks[b].start <= at + pos:
+                end = min(blocks[b].end - at, len(seg.text))
+                held.append(seg.text[pos:end])
+                pos = end
+                if at + pos >= blocks[b].end:
+                    end_block()
                 continue
-            if start > pos:
-                pieces.extend(links(seg.text[pos:start], answer, allowed, link, prose, alt_link))
-            block = seg.text[start:end]
-            opener = _FENCE.match(block)
-            fenced = opener is not None and (
-                "\n" in block or end == len(seg.text) or seg.text[end : end + 1] == "\n"
-            )
-            if opener is not None and fenced:
-                block = break_fence_ticks(_closed(block, opener.group(1)))
-            pieces.append(Piece(code(block), atom=not fenced, code=fenced))
-            pos = end
-        if pos < len(seg.text):
-            pieces.extend(links(seg.text[pos:], answer, allowed, link, prose, alt_link))
+            stop = len(seg.text) if b == len(blocks) else min(blocks[b].start - at, len(seg.text))
+            pieces.extend(words(seg.text[pos:stop]))
+            pos = stop
         at += len(seg.text) + sum(len(f"[{n}]") for n in seg.citations)
         for number in seg.citations:
             url = marker_url(answer, seg, number)
             alt = alt_marker(number, url) if alt_marker is not None else None
-            pieces.append(Piece(marker(number, url), atom=True, alt=alt))
-    return _unglued(pieces)
+            (waiting if held else pieces).append(Piece(marker(number, url), atom=True, alt=alt))
+        if held and at >= blocks[b].end:
+            end_block()
+    if held:
+        end_block()
+    return _unglued(_as_read(pieces, words))
+
+
+def _code_pieces(
+    parts: list[str], fenced: bool, code: Callable[[str], str], words: Callable[[str], list[Piece]]
+) -> list[Piece]:
+    text = "".join(parts)
+    if fenced:
+        fence = text.lstrip(" ")
+        fence = fence[: len(fence) - len(fence.lstrip("`"))]
+        block = break_fence_ticks(_closed(text, fence))
+        return [Piece(code(block), code=True, source=block)]
+    if len(parts) > 1 and code_regions(text) != [(0, len(text))]:
+        # the markers taken out of this span changed how its backticks pair
+        return words(text)
+    return [Piece(code(text), atom=True, source=text)]
+
+
+def _as_read(pieces: list[Piece], words: Callable[[str], list[Piece]]) -> list[Piece]:
+    """Code stays verbatim only where the whole message still reads it as code,
+    in both forms (``text`` and ``alt``); any other code is shown as prose.
+
+    A renderer's own syntax (an escaped bracket before a dropped link, a marker
+    or link with a backtick in its URL) must never turn code into prose that a
+    platform would link."""
+    for _ in range(3):
+        wrong = _misread(pieces, alt=False) | _misread(pieces, alt=True)
+        if not wrong:
+            return pieces
+        pieces = [
+            q for i, p in enumerate(pieces) for q in (words(p.source or "") if i in wrong else [p])
+        ]
+    return [q for p in pieces for q in (words(p.source) if p.source is not None else [p])]
+
+
+def _misread(pieces: list[Piece], *, alt: bool) -> set[int]:
+    shown = [
+        p.source if p.source is not None else (p.alt if alt and p.alt is not None else p.text)
+        for p in pieces
+    ]
+    regions = code_regions("".join(shown))
+    starts = [start for start, _ in regions]
+    wrong: set[int] = set()
+    at = 0
+    for i, (piece, text) in enumerate(zip(pieces, shown, strict=True)):
+        if piece.source is not None:
+            r = bisect_right(starts, at) - 1
+            if r < 0 or regions[r][1] < at + len(text):
+                wrong.add(i)
+        at += len(text)
+    return wrong
 
 
 def _unglued(pieces: list[Piece]) -> list[Piece]:

@@ -35,13 +35,16 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 __all__ = [
     "MAX_HOLD",
     "WORD_JOINER",
+    "CodeBlock",
     "Dialect",
     "SafeStream",
     "break_fence_ticks",
+    "code_blocks",
     "code_regions",
     "defang",
     "no_code",
@@ -311,26 +314,40 @@ def _link(buf: str, i: int, final: bool) -> int | tuple[int, str, str]:
     return _NONE
 
 
-def code_regions(text: str) -> list[tuple[int, int]]:
-    """Character ranges of the code spans and fenced blocks of ``text`` (see the module doc)."""
+class CodeBlock(NamedTuple):
+    """A code span (``fenced`` false) or a fenced block, as character offsets."""
+
+    start: int
+    end: int
+    fenced: bool
+
+
+def code_blocks(text: str) -> list[CodeBlock]:
+    """The code spans and fenced blocks of ``text`` (see the module doc); a fenced
+    block that never closes runs to the end."""
     scanner = _Scanner()
     scanner.buf = text
-    regions: list[tuple[int, int]] = []
+    blocks: list[CodeBlock] = []
     pos = 0
     fence_start = -1
     for unit in scanner.scan(final=True):
         end = pos + len(unit.raw)
         if unit.kind is _Kind.CODE:
-            regions.append((pos, end))
+            blocks.append(CodeBlock(pos, end, fenced=False))
         elif unit.kind is _Kind.OPEN:
             fence_start = pos
         elif unit.kind is _Kind.CLOSE:
-            regions.append((fence_start, end))
+            blocks.append(CodeBlock(fence_start, end, fenced=True))
             fence_start = -1
         pos = end
     if fence_start >= 0:
-        regions.append((fence_start, len(text)))
-    return regions
+        blocks.append(CodeBlock(fence_start, len(text), fenced=True))
+    return blocks
+
+
+def code_regions(text: str) -> list[tuple[int, int]]:
+    """Character ranges of the code spans and fenced blocks of ``text``."""
+    return [(block.start, block.end) for block in code_blocks(text)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,8 @@ _MARKDOWN = re.compile(r"\]\([ \t]*<?([^)\s>]+)")
 _ANGLE = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]*:[^>|\s]*)(?:\|[^>]*)?>")
 _BARE = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s<>)\]]*|(?<![A-Za-z0-9])[wW]{3}\.[^\s<>)\]]+")
 _EMAIL = re.compile(r"[\w.+-]+@[A-Za-z0-9-]+\.[A-Za-z0-9.-]+")
+# @everyone/@here/@channel, and <@U…>, <!here>, <!subteam^…>, <#C…>
+_PING = re.compile(r"@(?:everyone|here|channel)\b|<[@!#]")
 
 
 def _outside_code(text: str) -> str:
@@ -41,6 +43,11 @@ def visible_links(text: str) -> list[str]:
     found.extend(m.group() for m in _BARE.finditer(prose))
     found.extend("mailto:" + m.group() for m in _EMAIL.finditer(prose))
     return [html.unescape(url) for url in found]
+
+
+def pings(texts: Iterable[str]) -> list[str]:
+    """Every mention in ``texts``, outside code, that could notify someone."""
+    return [m.group() for text in texts for m in _PING.finditer(_outside_code(text))]
 
 
 def foreign_links(texts: Iterable[str], sources: Iterable[str]) -> list[str]:

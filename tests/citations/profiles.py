@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 _THOROUGH = os.environ.get("CITEBOT_HYPOTHESIS") == "thorough"
 # CI runs the same examples every time, so a landing does not depend on the draw; the
@@ -39,3 +39,27 @@ settings.register_profile(
 
 PROPERTY = settings.get_profile("citations-thorough" if _THOROUGH else "citations")
 HEAVY = settings.get_profile("citations-thorough" if _THOROUGH else "citations-small")
+
+# End-to-end properties (a real bot against fake servers) cost a tenth of a second or more
+# an example: a few each, the same ones under CI. They do not shrink: a failing example
+# may wait out a timeout, and shrinking would repeat that hundreds of times (the pure
+# properties above shrink the same texts)
+_NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
+settings.register_profile(
+    "citations-e2e",
+    max_examples=8,
+    deadline=None,
+    derandomize=_CI,
+    database=None,
+    phases=_NO_SHRINK,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "citations-e2e-thorough",
+    max_examples=200,
+    deadline=None,
+    database=None,
+    phases=_NO_SHRINK,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+E2E = settings.get_profile("citations-e2e-thorough" if _THOROUGH else "citations-e2e")

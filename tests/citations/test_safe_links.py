@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -236,15 +235,39 @@ def test_final_renders_link_only_sources(text: str) -> None:
     assert foreign_links([render_markdown(answer)], SOURCE_URLS) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: a fence the model never closed is closed on the markers' line "
-    "('```[1]'), which closes nothing, so a link after it renders (found by hypothesis)",
-)
 def test_an_unclosed_fence_before_the_markers_leaves_no_link() -> None:
+    # found by hypothesis: the fence was closed on the markers' line ("```[1]"), which
+    # closes nothing, so the link after it rendered
     text = (
         "```[click](https://evil.example/x)```\ncurl https://in.fence.example @here\n"
         "```\n[click](https://evil.example/x)"
     )
     answer = resolve(text + "[1][2]", SOURCES)
     assert foreign_links([render_markdown(answer)], SOURCE_URLS) == []
+
+
+def test_an_unclosed_fence_is_closed_on_its_own_line_before_the_markers() -> None:
+    # the resolver reads "```x```" as a fence that the next line closes, so it takes
+    # "[1]" for a marker; a platform reads a code span, then a fence that never closes
+    answer = resolve("```x```\n```\npip install x\n[1]", SOURCES)
+    assert answer.segments[-1].citations == (1,)
+    md = render_markdown(answer)
+    assert md.startswith("```x```\n```\npip install x\n```\n[^1]"), md
+    [msg] = render_discord(answer)
+    assert msg.content.startswith("```x```\n```\npip install x\n```\n[[1]]("), msg.content
+
+
+def test_a_span_that_only_pairs_with_a_marker_inside_is_not_left_as_code() -> None:
+    # "``a`[1]`…``" is one span; without the marker "``a``" closes early and the
+    # rest would be prose: it must be disarmed as prose
+    answer = resolve("``a`[1]`[x](https://evil.example)`` done", SOURCES)
+    for text in (render_markdown(answer), render_discord(answer)[0].content):
+        assert foreign_links([text], SOURCE_URLS) == [], text
+
+
+def test_an_escaped_bracket_before_a_dropped_link_cannot_escape_a_backtick() -> None:
+    answer = resolve("\\[](https://a.example)`[x](https://evil.example)`[1]", SOURCES)
+    md = render_markdown(answer)
+    assert foreign_links([md], SOURCE_URLS) == [], md
+    slack = render_slack(answer)[0]
+    assert foreign_links([*payload_texts(slack.blocks), slack.markdown_text], SOURCE_URLS) == []

@@ -13,27 +13,19 @@ import itertools
 import json
 from typing import Any
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given
 
 from bots.testing.slack_api import Call
 from citations import Source, resolve
 from pipeline.events import AnswerDelta, Done, Route
 from tests.citations.links import foreign_links, payload_texts
-from tests.citations.test_safe_links import texts
+from tests.citations.profiles import E2E
+from tests.citations.scripted import answers
 from tests.slack.conftest import ANSWER, FAQ, GUIDE, mention
 
 SOURCES = [Source(1, GUIDE, "Guide https://evil.example/title", "t"), Source(2, FAQ, "FAQ", "t")]
 SOURCE_URLS = [s.url for s in SOURCES]
 _ts = itertools.count(1)
-
-
-@st.composite
-def answers(draw: st.DrawFn) -> tuple[str, list[str]]:
-    text = resolve(draw(texts) + " [1] and @here [2].", SOURCES).text
-    cuts = sorted(draw(st.sets(st.integers(0, len(text)), max_size=10)))
-    bounds = [0, *cuts, len(text)]
-    return text, [text[a:b] for a, b in itertools.pairwise(bounds)]
 
 
 def shown_in(calls: list[Call]) -> list[str]:
@@ -75,8 +67,8 @@ async def run_property(make_harness: Any, **slack: Any) -> None:
         shown = shown_in(calls)
         assert foreign_links(shown, SOURCE_URLS) == [], json.dumps(shown, ensure_ascii=False)
 
-    @settings(max_examples=12, deadline=None, database=None)
-    @given(answers())
+    @E2E
+    @given(answers(SOURCES))
     def check(case_: tuple[str, list[str]]) -> None:
         asyncio.run_coroutine_threadsafe(one(*case_), loop).result(timeout=30)
 
