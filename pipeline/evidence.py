@@ -148,6 +148,11 @@ class Lexicon:
             n += 1
         return cls(df, n)
 
+    def including(self, texts: Iterable[str]) -> Lexicon:
+        """These statistics with ``texts`` counted as more chunks."""
+        extra = Lexicon.build(texts)
+        return Lexicon(self.df + extra.df, self.n + extra.n)
+
     def idf(self, term: str) -> float:
         """BM25's IDF: about ln(N) for a term no chunk has, near 0 for one every chunk has."""
         df = self.df.get(term, 0)

@@ -50,6 +50,21 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file sent with a question, as the platform adapter read it.
+
+    ``text`` is its content when it could be read (pages of a PDF separated by form
+    feeds); otherwise ``skipped`` says why in one line, for the user to read. ``url``
+    comes from the platform's metadata and is what a footnote points at.
+    """
+
+    name: str
+    url: str
+    text: str = ""
+    skipped: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Question:
     """One question plus everything needed to answer it in its place.
 
@@ -63,4 +78,5 @@ class Question:
     trigger: Trigger = Trigger.CLI
     history: tuple[Turn, ...] = ()
     scope: tuple[str, ...] | None = None
+    attachments: tuple[Attachment, ...] = ()
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])

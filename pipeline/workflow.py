@@ -35,6 +35,7 @@ from citations.model import CitedAnswer, Origin, Segment, Source
 from citations.refusal import is_refusal
 from citations.stream import CitationStream
 from pipeline import prompts
+from pipeline.attachments import ATTACHED, attachment_hits, skipped_notes
 from pipeline.config import PipelineSettings
 from pipeline.errors import one_line, scrub
 from pipeline.events import Done, Route
@@ -288,7 +289,12 @@ class CitebotWorkflow(Workflow):
                 scope=list(scope) if scope is not None else "all",
                 scores=[round(h.score, 4) for h in hits],
             )
-        return RetrievedEvent(query=ev.query, hits=hits, run=run)
+        for note in skipped_notes(run.question):
+            run.note(note)
+        attached = attachment_hits(run.question)
+        if attached:
+            run.trace("retrieve", f"{len(attached)} passages of the question's attachments")
+        return RetrievedEvent(query=ev.query, hits=hits + attached, run=run)
 
     @step
     async def grade(self, ctx: Context, ev: RetrievedEvent) -> GradedEvent:
@@ -373,6 +379,11 @@ class CitebotWorkflow(Workflow):
         """Each hit's grade plus its lexical evidence (pipeline/evidence.py)."""
         passages = [f"{hit.source.title}\n{hit.source.text}" for hit in hits]
         lexicon = await self.lexicons.get() or Lexicon.build(passages)
+        attached = [p for hit, p in zip(hits, passages, strict=True) if hit.collection == ATTACHED]
+        if attached:
+            # words the asker's own file contains are known words, not the mark of a
+            # question the knowledge base was never about
+            lexicon = lexicon.including(attached)
         wanted = question_terms(question)
         return [
             support(

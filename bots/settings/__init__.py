@@ -42,6 +42,7 @@ from .origins import (
 from .schema import unknown_keys
 from .sections import (
     AccessSettings,
+    AttachmentSettings,
     DiscordSettings,
     FeedbackSettings,
     LimitSettings,
@@ -100,6 +101,7 @@ class Settings(BaseSettings):
     ops: OpsSettings = Field(default_factory=OpsSettings)
     plugins: PluginSettings = Field(default_factory=PluginSettings)
     feedback: FeedbackSettings = Field(default_factory=FeedbackSettings)
+    attachments: AttachmentSettings = Field(default_factory=AttachmentSettings)
     _origins: Origins = PrivateAttr(default_factory=Origins)
 
     @classmethod

@@ -189,3 +189,18 @@ class FeedbackSettings(BaseModel):
     """salt for hash_users (secret); required when hash_users is on"""
     insights_token: SecretStr | None = None
     """bearer token for the ops server's /insights page (secret); unset = page off"""
+
+
+class AttachmentSettings(BaseModel):
+    """Files attached to a question: which are read, and how much of them."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    read: bool = True
+    """read text-like attachments (txt, md, log, csv, json, yaml, pdf) as question context"""
+    max_bytes: int = Field(2_000_000, ge=1)
+    """larger files are not downloaded; the asker is told so"""
+    max_files: int = Field(3, ge=1, le=20)
+    """attachments read per question; the asker is told about the rest"""
+    max_chars: int = Field(200_000, ge=1000)
+    """characters of text kept per file (the rest is left out, and the asker told)"""

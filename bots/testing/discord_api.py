@@ -172,6 +172,9 @@ class FakeDiscord:
         app = web.Application()
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        app.router.add_get("/attachments/{channel}/{id}/{filename}", self._cdn)
+        #: attachment id → bytes served like Discord's CDN; see :meth:`attachment`
+        self.attachments: dict[str, bytes] = {}
         self._app = app
         self._runner: web.AppRunner | None = None
         self.base = ""
@@ -383,6 +386,35 @@ class FakeDiscord:
         return ws
 
     # ------------------------------------------------------------------ test drivers
+    def attachment(
+        self,
+        filename: str,
+        data: bytes,
+        content_type: str | None = "text/plain; charset=utf-8",
+        *,
+        channel_id: int | str = CHANNEL_ID,
+    ) -> dict[str, Any]:
+        """An attachment object for a message's ``attachments``; its bytes are on the CDN."""
+        ident = self.snowflake()
+        self.attachments[ident] = data
+        url = f"http://{self.base}/attachments/{channel_id}/{ident}/{filename}"
+        found: dict[str, Any] = {
+            "id": ident,
+            "filename": filename,
+            "size": len(data),
+            "url": url,
+            "proxy_url": url,
+        }
+        if content_type is not None:
+            found["content_type"] = content_type
+        return found
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        data = self.attachments.get(request.match_info["id"])
+        if data is None:
+            return web.Response(status=404, text="Not Found")
+        return web.Response(body=data, content_type="application/octet-stream")
+
     async def user_says(
         self,
         content: str,

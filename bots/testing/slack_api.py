@@ -85,6 +85,9 @@ class FakeSlack:
         self._socket_ready = asyncio.Event()
         #: trigger ids, open modals and ephemeral messages (:mod:`bots.testing.slack_views`)
         self.interactive = Interactivity()
+        #: file id → bytes served at its url_private_download; see :meth:`share_file`
+        self.files: dict[str, bytes] = {}
+        self.downloads: list[tuple[str, str | None]] = []
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -93,6 +96,7 @@ class FakeSlack:
         app.router.add_get("/link", self._socket)
         app.router.add_get("/_calls", self._calls)
         app.router.add_route("*", "/response/{rest:.*}", self._response_url)
+        app.router.add_get("/files-pri/{file_id}/{name}", self._file_download)
         app.router.add_route("*", "/{method}", self._api)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -120,6 +124,35 @@ class FakeSlack:
     def server_error(self, method: str, status: int = 500, times: int = 1) -> None:
         """The next ``times`` calls of ``method`` answer HTTP ``status`` (Slack's own outages)."""
         self._outages.setdefault(method, []).extend([status] * times)
+
+    def share_file(self, name: str, data: bytes, mimetype: str = "text/plain") -> dict[str, Any]:
+        """A file as Slack describes it in a message's ``files``, its bytes served here."""
+        file_id = f"F{len(self.files) + 1:08d}"
+        self.files[file_id] = data
+        return {
+            "id": file_id,
+            "name": name,
+            "title": name,
+            "mimetype": mimetype,
+            "filetype": name.rsplit(".", 1)[-1],
+            "size": len(data),
+            "mode": "hosted",
+            "url_private": f"{self.base_url}files-pri/{file_id}/{name}",
+            "url_private_download": f"{self.base_url}files-pri/{file_id}/{name}",
+            "permalink": f"https://citebot-testing.slack.com/files/U222/{file_id}/{name}",
+        }
+
+    async def _file_download(self, request: web.Request) -> web.Response:
+        """Like files.slack.com: the bytes for a bot token, the sign-in page for anyone else."""
+        auth = request.headers.get("Authorization")
+        self.downloads.append((request.match_info["file_id"], auth))
+        data = self.files.get(request.match_info["file_id"])
+        if data is None:
+            return web.Response(status=404, text="Not Found")
+        if not (auth or "").startswith("Bearer xox"):
+            page = "<!DOCTYPE html><html><body>Sign in to Slack</body></html>"
+            return web.Response(text=page, content_type="text/html")
+        return web.Response(body=data, content_type="application/octet-stream")
 
     def response_url(self, name: str = "cmd") -> str:
         return f"{self.base_url}response/{name}"

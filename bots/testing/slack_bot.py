@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 import urllib.parse
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,11 +146,13 @@ class SlackTestBot(Wiring):
         channel: str = CHANNEL,
         user: str = USER,
         within: float = 10.0,
+        files: Sequence[dict[str, Any]] = (),
     ) -> Answer:
-        """``@citebot TEXT`` in ``channel``; the thread once the final answer is shown."""
+        """``@citebot TEXT`` in ``channel``; the thread once the final answer is shown.
+        ``files`` are shared with the message (see :meth:`FakeSlack.share_file`)."""
         self._events += 1
         ts = f"1700000000.{self._events:06d}"
-        event = {
+        event: dict[str, Any] = {
             "type": "app_mention",
             "user": user,
             "text": f"<@{BOT_USER}> {text}",
@@ -159,6 +161,8 @@ class SlackTestBot(Wiring):
             "team": TEAM,
             "event_ts": ts,
         }
+        if files:
+            event["files"] = list(files)
         envelope = {
             "token": "legacy",
             "team_id": TEAM,

@@ -11,8 +11,10 @@ import re
 import discord
 from discord.ext import commands
 
+from bots.core.attachments import read_attachments
 from bots.core.dedupe import THREAD_TTL
 from bots.platforms.base import Responder
+from bots.platforms.discord.files import offered_files
 from bots.platforms.discord.history import conversation_history, strip_mentions
 from bots.platforms.discord.places import is_allowed, place_of
 from bots.platforms.discord.ports import DiscordAdapter
@@ -161,6 +163,7 @@ class QuestionListener(commands.Cog):
         text = self._text(message)
         if not text and trigger is Trigger.THREAD_FOLLOWUP:
             return  # an image, a sticker, or content hidden without the MESSAGE_CONTENT intent
+        attachments = await read_attachments(offered_files(message), self.bot.settings.attachments)
         question = runtime.prepare(
             Question(
                 text=text,
@@ -168,6 +171,7 @@ class QuestionListener(commands.Cog):
                 place=place_of(message.channel, message.guild),
                 trigger=trigger,
                 history=history,
+                attachments=attachments,
             )
         )
         shown = MessageSurface(surface, interval=self.settings.edit_interval)

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -23,6 +24,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.http_retry.builtin_interval_calculators import BackoffRetryIntervalCalculator
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bots.core.attachments import read_attachments
 from bots.core.dedupe import THREAD_TTL
 from bots.platforms.base import Responder
 from bots.settings import SettingsError
@@ -32,6 +34,7 @@ from pipeline.question import Question, Trigger
 
 from .access import allowed, is_dm
 from .app import build_app
+from .files import offered_files
 from .history import BotIdentity, bot_in_thread, fetch_thread, turns
 from .questions import from_event, in_thread, is_user_text
 from .responder import Target, ThreadSurface
@@ -193,6 +196,16 @@ class SlackBot:
         question = from_event(
             event, team=team, bot_user_id=me.user_id, trigger=trigger, history=history
         )
+        files = event.get("files")
+        if isinstance(files, list) and files:
+            token = self.settings.bot_token
+            offered = offered_files(
+                files,
+                token=token.get_secret_value() if token else None,
+                api_url=self.settings.api_url,
+            )
+            read = await read_attachments(offered, self.runtime.settings.attachments)
+            question = replace(question, attachments=read)
         await self.answer(
             question, Target(channel, question.place.thread or event["ts"], team, event.get("user"))
         )

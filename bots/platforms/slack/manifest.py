@@ -14,6 +14,7 @@ CHANNEL_SCOPES = (
     "groups:history",  # message.groups: the same in private channels
     "chat:write",  # answers, streams, assistant.threads.setStatus
     "commands",  # the slash command
+    "files:read",  # the text of files shared with a question
 )
 DM_SCOPES = (
     "im:history",  # message.im: DMs
