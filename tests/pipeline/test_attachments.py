@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from connectors.knowledge.store import KnowledgeStore
 from pipeline.attachments import ATTACHED, MAX_PASSAGES, PASSAGE_CHARS, attachment_hits, spans
 from pipeline.events import Route
 from pipeline.ports import Embedder
 from pipeline.question import Attachment, Question
-from connectors.knowledge.store import KnowledgeStore
 from tests.pipeline.test_end_to_end import pipeline
 
 LOG_URL = "https://acme.slack.com/files/U222/F0001/backup.log"
