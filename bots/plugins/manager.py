@@ -34,6 +34,7 @@ from bots.settings import Settings
 from bots.settings.sections import PluginSettings
 from citations.render.style import CitationStyle
 from pipeline.events import Done
+from pipeline.llm_failures import traceback_if_debug
 from pipeline.question import Question
 
 if TYPE_CHECKING:
@@ -177,7 +178,13 @@ class PluginHost:
     def _broken(self, info: PluginInfo, problem: str, exc: BaseException) -> None:
         info.status = "broken"
         info.problems.append(problem)
-        log.error("plugin %s is broken and was not loaded: %s", info.name, problem, exc_info=exc)
+        # one line for an operator; the traceback only when debugging (rule: no tracebacks)
+        log.error(
+            "plugin %s is broken and was not loaded: %s",
+            info.name,
+            problem,
+            exc_info=traceback_if_debug(log, exc),
+        )
 
     # -- calling hooks ---------------------------------------------------------
 
