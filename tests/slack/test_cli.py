@@ -109,6 +109,7 @@ def test_manifest_from_settings(tmp_path):
         "im:history",
         "chat:write",
         "commands",
+        "files:read",
     } <= scopes
 
     socket = yaml.safe_load(CliRunner().invoke(cli, ["slack", "manifest", "--socket"]).output)
