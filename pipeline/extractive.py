@@ -1,32 +1,62 @@
-"""The offline answerer: the most relevant sentences of the relevant sources, each cited.
+"""The offline answerer: the sentences of the sources that answer the question, each cited.
 
 It never writes a word the sources do not contain, so its answers are grounded
 by construction; it is also the fallback whenever the LLM is down.
+
+How it reads (the units are in ``pipeline/units.py``):
+
+- sentences and list items are scored by their similarity to the question plus
+  how much of the question's (IDF-weighted) terms they contain;
+- the best one is read in context: the sentence it refers back to ("This …",
+  "For example …"), the sentences after it, and the list or code it announces
+  ("… by default:");
+- when the question asks how to do something, the code of the best section is
+  the answer's second half, shown as a fenced block and cited like a sentence.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citations.model import Source
-from citations.sentences import sentences
-from pipeline.evidence import Lexicon, evidence, question_terms, split_code
+from pipeline.evidence import Lexicon, evidence, question_terms, terms
 from pipeline.graders import EmbeddingGrader
-from pipeline.text import is_prose
-
-# A list item with its indented continuation lines; the bullet is not part of the text.
-_ITEM = re.compile(
-    r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+(?P<body>\S.*(?:\n(?![ \t]*(?:[*+-]|\d+[.)])[ \t])[ \t]+\S.*)*)",
-    re.M,
-)
+from pipeline.units import Kind, Unit, units
 
 #: how much a sentence's share of the question's (IDF-weighted) terms adds to its score
 COVERAGE_WEIGHT = 0.5
+#: list items an announcing sentence ("… the following:") may bring beyond the limit
+LIST_ITEMS = 6
+#: sentences before the best one that it may lean on ("This …" after the sentence it means)
+REFERS_BACK = 2
+#: the share of the question's terms a signature must name to be shown unasked
+SIGNATURE_SHARE = 0.3
+#: a code block longer than this is a listing, not an answer to show
+CODE_LINES = 25
+CODE_CHARS = 1400
+
+log = logging.getLogger("citebot.pipeline.extractive")
 
 NOT_FOUND = "I couldn't find this in the knowledge base."
 NOT_FOUND_ANYWHERE = "I couldn't find this in the knowledge base or on the web."
+
+# Questions whose answer is something to do, where a section's code shows how.
+_HOW_TO = re.compile(
+    r"\b(?:how\s+(?:do|can|could|should|would|will|to)\b|how\s+\w+\s+i\b|"
+    r"what(?:'s|\s+is)\s+the\s+(?:way|syntax|code)\b|is\s+there\s+a\s+way\b|"
+    r"example\s+of\b|show\s+me\b)",
+    re.I,
+)
+# Sentences that lean on the one before them.
+_REFERS_BACK = re.compile(
+    r"^(?:this|that|these|those|it|they|such|so|thus|then|otherwise|however|instead|"
+    r"also|for\s+example|for\s+instance|in\s+(?:that|this|which)\s+case|in\s+particular|"
+    r"as\s+a\s+result|because\s+of\s+this)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +66,12 @@ class Pick:
     text: str
     source_id: int
     score: float
+    kind: Kind = "sentence"
+
+
+def is_how_to(question: str) -> bool:
+    """Whether the question asks how to do something (its answer may be code)."""
+    return _HOW_TO.search(question) is not None
 
 
 async def extract(
@@ -47,64 +83,218 @@ async def extract(
     floor: float = 0.3,
     lexicon: Lexicon | None = None,
 ) -> tuple[str, list[Pick]]:
-    """Answer text with ``[id]`` after every sentence, and the sentences picked.
+    """Answer text with a marker after each run of sentences, and the units picked.
 
-    ``sources`` come best first. Only sentences that grade at least ``floor``
+    ``sources`` come best first. Only sentences that score at least ``floor``
     are used; with none, the answer is empty (nothing relevant). Picks are shown
     in source order, then in reading order, so that they read as written.
     """
+    read = [units(source.text) for source in sources]
     candidates: list[Pick] = []
     seen: set[str] = set()
-    for rank, source in enumerate(sources):
-        # code and API listings may support an answer but are never quoted as prose
-        prose = split_code(source.text).prose
-        for start, text in _units(source.text):
-            key = " ".join(text.casefold().split())
-            if key in seen or not is_prose(text) or text.strip() not in prose:
+    for rank, (source, found) in enumerate(zip(sources, read, strict=True)):
+        for unit in found:
+            key = " ".join(unit.text.casefold().split())
+            if unit.kind == "code" or key in seen:
                 continue
             seen.add(key)
-            candidates.append(Pick(rank, start, text, source.id, 0.0))
+            candidates.append(Pick(rank, unit.start, unit.text, source.id, 0.0, unit.kind))
     if not candidates:
         return "", []
     scores = await grader.sentence_scores(question, [c.text for c in candidates])
+    wanted = question_terms(question)
     if lexicon is not None:
         # by how much of the question a sentence answers, not by similarity alone
-        wanted = question_terms(question)
         scores = [
             s + COVERAGE_WEIGHT * evidence(wanted, c.text, lexicon).coverage
             for s, c in zip(scores, candidates, strict=True)
         ]
     ranked = sorted(
         (
-            Pick(c.source_rank, c.start, c.text, c.source_id, s)
+            Pick(c.source_rank, c.start, c.text, c.source_id, s, c.kind)
             for c, s in zip(candidates, scores, strict=True)
         ),
         key=lambda p: -p.score,
     )
-    chosen = _with_continuation(ranked, limit=limit, floor=floor)
-    chosen.sort(key=lambda p: (p.source_rank, p.start))
+    if not ranked or ranked[0].score < floor:
+        return "", []
+    log.debug("extract: %s", [(round(p.score, 3), p.source_rank, p.text[:60]) for p in ranked[:8]])
+    picked = _Picked(ranked, sources, read, limit=limit, floor=floor, lexicon=lexicon)
+    picked.read_around(ranked[0])
+    for pick in ranked[1:]:
+        if picked.full or pick.score < floor:
+            break
+        picked.add(pick)
+    if not any(p.kind == "code" for p in picked.chosen):
+        if is_how_to(question):
+            picked.show_code(ranked[0], set(wanted))
+        else:
+            picked.show_signature(ranked[0], set(wanted))
+    chosen = sorted(picked.chosen, key=lambda p: (p.source_rank, p.start))
     return _cited(chosen), chosen
 
 
-def _units(text: str) -> Iterator[tuple[int, str]]:
-    """Sentences, except that a list item is one unit however many sentences it has."""
-    items = [(m.start(), m.start("body"), m.end("body")) for m in _ITEM.finditer(text)]
-    for _, start, end in items:
-        yield start, text[start:end]
-    for span in sentences(text):
-        if not any(line <= span.start < end for line, _, end in items):
-            yield span.start, span.text
+class _Picked:
+    """The units chosen so far; a list brought in by the sentence announcing it counts once."""
+
+    def __init__(
+        self,
+        ranked: Sequence[Pick],
+        sources: Sequence[Source],
+        read: Sequence[Sequence[Unit]],
+        *,
+        limit: int,
+        floor: float,
+        lexicon: Lexicon | None,
+    ) -> None:
+        self.lexicon = lexicon
+        self.texts = [source.text for source in sources]
+        self.limit = limit
+        self.floor = floor
+        self.read = read
+        self.scored = {(p.source_rank, p.start): p for p in ranked}
+        self.chosen: list[Pick] = []
+        self.counted = 0
+
+    @property
+    def full(self) -> bool:
+        return self.counted >= self.limit
+
+    def has(self, rank: int, start: int) -> bool:
+        return any(p.source_rank == rank and p.start == start for p in self.chosen)
+
+    def add(self, pick: Pick, *, counts: bool = True) -> None:
+        if self.has(pick.source_rank, pick.start):
+            return
+        self.chosen.append(pick)
+        self.counted += counts
+        if pick.kind != "code" and pick.text.rstrip().endswith(":"):
+            self._announced(pick)
+
+    def _order(self, rank: int) -> list[Unit]:
+        """The source's units that may be shown: code, and prose that was scored."""
+        return [u for u in self.read[rank] if u.kind == "code" or (rank, u.start) in self.scored]
+
+    def _announced(self, lead: Pick) -> None:
+        """The list, or the short code block, that a sentence ending in a colon introduces."""
+        order = self._order(lead.source_rank)
+        at = next(i for i, u in enumerate(order) if u.start == lead.start)
+        following = order[at + 1 :]
+        if following and following[0].kind == "code":
+            if _short(following[0].text):
+                self.add(_unit_pick(lead, following[0]), counts=False)
+            return
+        for unit in following[:LIST_ITEMS]:
+            if unit.kind != "item":
+                return
+            self.add(_unit_pick(lead, unit), counts=False)
+
+    def read_around(self, best: Pick) -> None:
+        """The best unit in context: the sentences of its paragraph it refers back to
+        ("This …", "For example …"), then the relevant units after it (a best sentence
+        often announces what follows, and what follows scores lower on its own)."""
+        order = self._order(best.source_rank)
+        at = next(i for i, u in enumerate(order) if u.start == best.start)
+        text = self.texts[best.source_rank]
+        back = at
+        while (
+            _REFERS_BACK.match(best.text)
+            and back > 0
+            and at - back < REFERS_BACK
+            and order[back - 1].kind == "sentence"
+            and "\n\n" not in text[order[back - 1].end : order[back].start]
+        ):
+            back -= 1
+        for unit in order[back:at]:
+            self.add(self.scored[(best.source_rank, unit.start)])
+        self.add(best)
+        for unit in order[at + 1 :]:
+            pick = self.scored.get((best.source_rank, unit.start))
+            if pick is None or self.has(best.source_rank, unit.start):
+                continue
+            # the items of a list are parallel facts, not a continuation of each other
+            if self.full or pick.score < self.floor or (best.kind == pick.kind == "item"):
+                break
+            self.add(pick)
+
+    def show_code(self, best: Pick, wanted: set[str]) -> None:
+        """The code that shows how: of the chosen sections, the block sharing most of the
+        question's terms, in the best sentence's section first, after it rather than before."""
+        ranks = list(dict.fromkeys([best.source_rank, *(p.source_rank for p in self.chosen)]))
+        blocks = [
+            (rank, unit)
+            for rank in ranks
+            for unit in self.read[rank]
+            if unit.kind == "code" and _short(unit.text)
+        ]
+        if not blocks:
+            return
+
+        def order(block: tuple[int, Unit]) -> tuple[bool, float, bool, int]:
+            rank, unit = block
+            home = rank == best.source_rank
+            return (
+                not home,
+                -self.shared(unit, wanted),
+                unit.start < best.start,
+                abs(unit.start - best.start),
+            )
+
+        rank, unit = min(blocks, key=order)
+        if rank != best.source_rank and not self.shared(unit, wanted):
+            return
+        lead = next(p for p in self.chosen if p.source_rank == rank)
+        self.add(_unit_pick(lead, unit), counts=False)
+
+    def show_signature(self, best: Pick, wanted: set[str]) -> None:
+        """An API signature of the best sentence's section that names what the question
+        asks about: defaults and parameter names are often written only there."""
+        lines = [
+            (self.shared(u, wanted), u)
+            for u in self.read[best.source_rank]
+            if u.kind == "code" and "\n" not in u.text
+        ]
+        share, unit = max(lines, key=lambda pair: pair[0], default=(0.0, None))
+        if unit is not None and share >= SIGNATURE_SHARE:
+            self.add(_unit_pick(best, unit), counts=False)
+
+    def shared(self, unit: Unit, wanted: set[str]) -> float:
+        """The IDF-weighted share of the question's terms a code unit mentions."""
+        if not wanted:
+            return 0.0
+        found = wanted & set(terms(unit.text))
+        weight = self.lexicon.idf if self.lexicon is not None else (lambda _: 1.0)
+        return sum(weight(t) for t in found) / (sum(weight(t) for t in wanted) or 1.0)
+
+
+def _short(code: str) -> bool:
+    return len(code) <= CODE_CHARS and code.count("\n") + 1 <= CODE_LINES
+
+
+def _unit_pick(lead: Pick, unit: Unit) -> Pick:
+    """A unit shown because of ``lead`` (the list it announces, the code that shows how)."""
+    return Pick(lead.source_rank, unit.start, unit.text, lead.source_id, lead.score, unit.kind)
 
 
 def _cited(picks: Sequence[Pick]) -> str:
-    """The picks in order, one marker after each run of adjacent sentences of one source."""
-    parts: list[str] = []
+    """The picks in order, one marker after each run of adjacent units of one source;
+    code as a fenced block with its own marker on the line after it."""
+    out = ""
     for i, pick in enumerate(picks):
-        parts.append(_flat(pick.text))
         after = picks[i + 1] if i + 1 < len(picks) else None
-        if after is None or not _adjacent(pick, after):
-            parts.append(f"[{pick.source_id}]")
-    return " ".join(parts)
+        if pick.kind == "code":
+            block = pick.text.startswith(("```", "~~~"))
+            marker = f"\n[{pick.source_id}]" if block else f" [{pick.source_id}]"
+            out = out.rstrip(" ") + ("\n\n" if out else "") + pick.text + marker
+            if after is not None:
+                out += "\n\n"
+            continue
+        out += _flat(pick.text)
+        if after is None or after.kind == "code" or not _adjacent(pick, after):
+            out += f" [{pick.source_id}]"
+        if after is not None and after.kind != "code":
+            out += " "
+    return out
 
 
 def _adjacent(first: Pick, second: Pick) -> bool:
@@ -113,32 +303,6 @@ def _adjacent(first: Pick, second: Pick) -> bool:
         and first.source_rank == second.source_rank
         and 0 <= second.start - (first.start + len(first.text)) <= 2
     )
-
-
-def _with_continuation(ranked: list[Pick], *, limit: int, floor: float) -> list[Pick]:
-    """The best sentence, the relevant sentences that directly follow it, then the next best.
-
-    A best sentence often announces what follows ("… in three steps."); the
-    sentences after it carry the substance but score lower on their own.
-    """
-    if not ranked or ranked[0].score < floor:
-        return []
-    best = ranked[0]
-    following = sorted(
-        (p for p in ranked if p.source_rank == best.source_rank and p.start > best.start),
-        key=lambda p: p.start,
-    )
-    chosen = [best]
-    for pick in following:
-        if len(chosen) >= limit or pick.score < floor:
-            break
-        chosen.append(pick)
-    for pick in ranked[1:]:
-        if len(chosen) >= limit or pick.score < floor:
-            break
-        if pick not in chosen:
-            chosen.append(pick)
-    return chosen
 
 
 def _flat(sentence: str) -> str:

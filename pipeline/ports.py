@@ -59,3 +59,19 @@ class Corpus(Protocol):
     def corpus_version(self) -> str: ...
 
     def corpus_texts(self) -> list[str]: ...
+
+
+@runtime_checkable
+class Sections(Protocol):
+    """A retriever that can read back the rest of a retrieved chunk's section.
+
+    Sections are cut into chunks the embedder can read whole, so an answer often
+    runs on into the next chunk, or a chunk starts inside a code block.
+    """
+
+    async def section_chunks(
+        self, urls: Sequence[str], *, scope: Sequence[str] | None
+    ) -> list[Source]:
+        """Every chunk of the sections at ``urls`` within ``scope`` (None = every
+        collection), each with its ``locator.start`` and ``end``, in any order."""
+        ...

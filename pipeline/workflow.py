@@ -44,9 +44,10 @@ from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE, Pick, extract
 from pipeline.followup import condense_offline
 from pipeline.graders import EmbeddingGrader, LLMGrader
 from pipeline.llm_failures import LLMFailed, classify, stage_note, traceback_if_debug
-from pipeline.ports import Corpus, Grader, Hit, Retriever, WebSearch
+from pipeline.ports import Corpus, Grader, Hit, Retriever, Sections, WebSearch
 from pipeline.quotes import check_quotes
 from pipeline.run_state import RunState, Verdict
+from pipeline.sections import read_on
 from pipeline.text import strips
 from pipeline.trace import Clock
 from pipeline.usage import collecting
@@ -608,6 +609,8 @@ class CitebotWorkflow(Workflow):
         self, ctx: Context, run: RunState, sources: list[Source], *, live: bool
     ) -> CheckEvent | FinalizeEvent:
         clock = Clock()
+        sections = self.retriever if isinstance(self.retriever, Sections) else None
+        sources = await read_on(sections, sources, run.question.scope)
         extracted = await extractive_answer(
             run.standalone,
             sources,

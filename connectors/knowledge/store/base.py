@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
@@ -38,7 +38,13 @@ from connectors.knowledge.chunking import Chunk, document_ref
 from connectors.providers.embeddings import embedding_id
 from pipeline.ports import Hit
 
-__all__ = ["KnowledgeStore", "chunk_node", "hit_from_node", "scope_filters"]
+__all__ = [
+    "KnowledgeStore",
+    "chunk_node",
+    "hit_from_node",
+    "scope_filters",
+    "source_from_metadata",
+]
 
 log = logging.getLogger("citebot.store")
 
@@ -87,8 +93,8 @@ def _int_or_none(value: Any) -> int | None:
     return number
 
 
-def hit_from_node(node: BaseNode, score: float) -> Hit:
-    meta = node.metadata
+def source_from_metadata(text: str, meta: Mapping[str, Any]) -> Source:
+    """A chunk as a source (``id`` is assigned later, per prompt)."""
     page = _int_or_none(meta.get("page"))
     locator = Locator(
         page=page or None,
@@ -96,14 +102,19 @@ def hit_from_node(node: BaseNode, score: float) -> Hit:
         start=_int_or_none(meta.get("start")),
         end=_int_or_none(meta.get("end")),
     )
-    source = Source(
+    return Source(
         id=0,
         url=str(meta.get("url", "")),
         title=str(meta.get("title", "")),
-        text=node.get_content(metadata_mode=MetadataMode.NONE),
+        text=text,
         locator=locator,
         origin=Origin.KB,
     )
+
+
+def hit_from_node(node: BaseNode, score: float) -> Hit:
+    meta = node.metadata
+    source = source_from_metadata(node.get_content(metadata_mode=MetadataMode.NONE), meta)
     return Hit(source=source, score=score, collection=str(meta.get("collection", "default")))
 
 

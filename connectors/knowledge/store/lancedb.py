@@ -12,18 +12,21 @@ a little, but lancedb 0.40 fails to optimize indexes on nested columns.)
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from connectors.errors import StoreError, one_line
 
-from .base import KnowledgeStore
+from .base import KnowledgeStore, source_from_metadata
 
 if TYPE_CHECKING:
     from llama_index.core.base.embeddings.base import BaseEmbedding
     from llama_index.vector_stores.lancedb import LanceDBVectorStore
 
+    from citations.model import Source
     from connectors.knowledge.settings import StoreSettings
 
 __all__ = ["LanceKnowledgeStore", "open_lancedb"]
@@ -33,6 +36,8 @@ log = logging.getLogger("citebot.store.lancedb")
 logging.getLogger("llama_index.vector_stores.lancedb.base").setLevel(logging.ERROR)
 
 SUBDIR = "lancedb"
+#: at most this many chunks read back per question for the sections of its sources
+SECTION_ROWS = 200
 
 
 class LanceKnowledgeStore(KnowledgeStore):
@@ -110,6 +115,27 @@ class LanceKnowledgeStore(KnowledgeStore):
         except Exception as exc:
             raise StoreError(f"cannot read the LanceDB store's texts: {one_line(exc)}") from exc
         return texts
+
+    async def section_chunks(
+        self, urls: Sequence[str], *, scope: Sequence[str] | None
+    ) -> list[Source]:
+        """``pipeline.ports.Sections``: the chunks of these sections, within ``scope``."""
+        store = self._vector_store
+        if store is None or not urls or (scope is not None and not scope):
+            return []
+        collections = None if scope is None else list(scope)
+        try:
+            rows = await asyncio.to_thread(
+                store.rows_in_sections,  # type: ignore[attr-defined]
+                list(dict.fromkeys(urls)),
+                collections,
+                SECTION_ROWS,
+            )
+        except Exception as exc:
+            raise StoreError(
+                f"cannot read sections from the LanceDB store: {one_line(exc)}"
+            ) from exc
+        return [source_from_metadata(text, meta) for text, meta in rows]
 
     def close(self) -> None:
         self._vector_store = None

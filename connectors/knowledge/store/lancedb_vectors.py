@@ -117,5 +117,18 @@ class CitebotLanceDBVectorStore(LanceDBVectorStore):
         column = table.search().select([TEXT_COLUMN]).limit(table.count_rows()).to_arrow()
         return [str(t or "") for t in column.column(TEXT_COLUMN).to_pylist()]
 
+    def rows_in_sections(
+        self, urls: list[str], collections: list[str] | None, limit: int
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """(text, metadata) of the chunks whose ``url`` is one of ``urls``."""
+        table = self._table
+        if table is None or not urls:
+            return []
+        where = f"metadata.url IN ({','.join(_quote(u) for u in urls)})"
+        if collections is not None:
+            where += f" AND metadata.collection IN ({','.join(_quote(c) for c in collections)})"
+        rows = table.search().where(where).select([TEXT_COLUMN, "metadata"]).limit(limit)
+        return [(str(r[TEXT_COLUMN] or ""), dict(r["metadata"])) for r in rows.to_list()]
+
     def count_rows(self) -> int:
         return 0 if self._table is None else int(self._table.count_rows())

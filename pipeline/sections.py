@@ -1,0 +1,85 @@
+"""A retrieved chunk read on into the rest of its section.
+
+Chunks are cut to the embedder's window, so a section's answer often runs on
+into the next chunk ("… by default:" then the list), and a chunk may start in
+the middle of a code block, whose closing fence would then open a false one.
+Extraction reads each source with the chunk after it, and from the chunk where
+an open code block began, so fences pair up and the answer can run on.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import pairwise
+
+from citations.model import Origin, Source
+from pipeline.errors import one_line
+from pipeline.ports import Sections
+
+log = logging.getLogger("citebot.pipeline.sections")
+
+_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
+
+#: at most this many chunks are read back before a chunk to reach its open code block
+MAX_BACK = 2
+
+
+async def read_on(
+    store: Sections | None,
+    sources: Sequence[Source],
+    scope: Sequence[str] | None,
+    *,
+    after: int = 1,
+) -> list[Source]:
+    """``sources`` with the rest of their section around them; as they are on failure."""
+    urls = [s.url for s in sources if s.origin is Origin.KB and s.locator.start is not None]
+    if store is None or not urls:
+        return list(sources)
+    try:
+        chunks = await store.section_chunks(urls, scope=scope)
+    except Exception as exc:
+        log.warning("cannot read on past the retrieved chunks: %s", one_line(exc))
+        return list(sources)
+    return widened(sources, chunks, after=after)
+
+
+def widened(sources: Sequence[Source], chunks: Sequence[Source], *, after: int) -> list[Source]:
+    """Each source joined with the ``after`` chunks that follow it in its section,
+    and with the chunks before it back to the code block it starts inside."""
+    by_url: dict[str, list[Source]] = defaultdict(list)
+    for chunk in chunks:
+        if chunk.locator.start is not None and chunk.locator.end is not None:
+            by_url[chunk.url].append(chunk)
+    for section in by_url.values():
+        section.sort(key=lambda c: c.locator.start or 0)
+    return [_widened(source, by_url.get(source.url, []), after) for source in sources]
+
+
+def _widened(source: Source, section: list[Source], after: int) -> Source:
+    starts = [c.locator.start for c in section]
+    if source.locator.start not in starts:
+        return source
+    i = starts.index(source.locator.start)
+    first = i
+    while first > 0 and i - first < MAX_BACK and _open_fence_before(section, first):
+        first -= 1
+    last = min(len(section) - 1, i + after)
+    parts = section[first : last + 1]
+    if len(parts) == 1:
+        return source
+    text = parts[0].text
+    for before, chunk in pairwise(parts):
+        gap = (chunk.locator.start or 0) - (before.locator.end or 0)
+        text += ("\n\n" if gap >= 2 else "\n" if gap == 1 else "") + chunk.text
+    locator = replace(source.locator, start=parts[0].locator.start, end=parts[-1].locator.end)
+    return replace(source, text=text, locator=locator)
+
+
+def _open_fence_before(section: Sequence[Source], index: int) -> bool:
+    """Whether a code block is still open where chunk ``index`` begins."""
+    fences = sum(len(_FENCE_LINE.findall(c.text)) for c in section[:index])
+    return fences % 2 == 1
