@@ -131,7 +131,13 @@ async def extract(
         else:
             picked.show_signature(ranked[0], set(wanted))
     chosen = sorted(picked.chosen, key=lambda p: (p.source_rank, p.start))
-    return _cited(chosen), chosen
+    # code left out between two sentences does not part them: they read on for the reader
+    position = {
+        (r, u.start): i
+        for r, found in enumerate(read)
+        for i, u in enumerate(u for u in found if u.kind != "code")
+    }
+    return _cited(chosen, position), chosen
 
 
 class _Picked:
@@ -177,7 +183,7 @@ class _Picked:
 
     def _announced(self, lead: Pick) -> None:
         """The list, or the short code block, that a sentence ending in a colon introduces."""
-        order = self._order(lead.source_rank)
+        order = self.read[lead.source_rank]
         at = next(i for i, u in enumerate(order) if u.start == lead.start)
         following = order[at + 1 :]
         if following and following[0].kind == "code":
@@ -262,8 +268,12 @@ class _Picked:
         """The IDF-weighted share of the question's terms a code unit mentions."""
         if not wanted:
             return 0.0
+        lexicon = self.lexicon
+        if lexicon is not None:
+            # a term no chunk has cannot be named by any code: it only says the docs lack it
+            wanted = {t for t in wanted if lexicon.known(t)}
         found = wanted & set(terms(unit.text))
-        weight = self.lexicon.idf if self.lexicon is not None else (lambda _: 1.0)
+        weight = lexicon.idf if lexicon is not None else (lambda _: 1.0)
         return sum(weight(t) for t in found) / (sum(weight(t) for t in wanted) or 1.0)
 
 
@@ -276,32 +286,39 @@ def _unit_pick(lead: Pick, unit: Unit) -> Pick:
     return Pick(lead.source_rank, unit.start, unit.text, lead.source_id, lead.score, unit.kind)
 
 
-def _cited(picks: Sequence[Pick]) -> str:
-    """The picks in order, one marker after each run of adjacent units of one source;
-    code as a fenced block with its own marker on the line after it."""
+def _cited(picks: Sequence[Pick], position: dict[tuple[int, int], int]) -> str:
+    """The picks in reading order with one marker after each run of consecutive units of
+    one source. List items go one to a line; code is a block with its marker after it."""
     out = ""
     for i, pick in enumerate(picks):
+        before = picks[i - 1] if i else None
         after = picks[i + 1] if i + 1 < len(picks) else None
         if pick.kind == "code":
             block = pick.text.startswith(("```", "~~~"))
-            marker = f"\n[{pick.source_id}]" if block else f" [{pick.source_id}]"
-            out = out.rstrip(" ") + ("\n\n" if out else "") + pick.text + marker
-            if after is not None:
-                out += "\n\n"
+            out += ("\n\n" if out else "") + pick.text
+            out += f"\n[{pick.source_id}]" if block else f" [{pick.source_id}]"
             continue
-        out += _flat(pick.text)
-        if after is None or after.kind == "code" or not _adjacent(pick, after):
-            out += f" [{pick.source_id}]"
-        if after is not None and after.kind != "code":
+        if before is None:
+            pass
+        elif pick.kind == "item":
+            out += "\n"
+        elif before.kind != "sentence":
+            out += "\n\n"
+        else:
             out += " "
+        out += ("- " if pick.kind == "item" else "") + _flat(pick.text)
+        if after is None or after.kind == "code" or not _next(pick, after, position):
+            out += f" [{pick.source_id}]"
     return out
 
 
-def _adjacent(first: Pick, second: Pick) -> bool:
+def _next(first: Pick, second: Pick, position: dict[tuple[int, int], int]) -> bool:
+    """Whether ``second`` is the unit right after ``first`` in the same source."""
+    at = position.get((first.source_rank, first.start))
     return (
-        first.source_id == second.source_id
-        and first.source_rank == second.source_rank
-        and 0 <= second.start - (first.start + len(first.text)) <= 2
+        first.source_rank == second.source_rank
+        and at is not None
+        and position.get((second.source_rank, second.start)) == at + 1
     )
 
 

@@ -48,28 +48,42 @@ async def read_on(
 
 
 def widened(sources: Sequence[Source], chunks: Sequence[Source], *, after: int) -> list[Source]:
-    """Each source joined with the ``after`` chunks that follow it in its section,
-    and with the chunks before it back to the code block it starts inside."""
+    """Each source joined with the ``after`` chunks that follow it in its section, and
+    with the chunks before it back to the code block it starts inside. A source that
+    overlaps or touches a better one of its section is folded into it (its sentences
+    would be read twice, and a list they share split between them)."""
     by_url: dict[str, list[Source]] = defaultdict(list)
     for chunk in chunks:
         if chunk.locator.start is not None and chunk.locator.end is not None:
             by_url[chunk.url].append(chunk)
     for section in by_url.values():
         section.sort(key=lambda c: c.locator.start or 0)
-    return [_widened(source, by_url.get(source.url, []), after) for source in sources]
+    spans: list[tuple[Source, list[int]]] = []
+    for source in sources:
+        section = by_url.get(source.url, [])
+        starts = [c.locator.start for c in section]
+        if source.locator.start not in starts:
+            spans.append((source, []))
+            continue
+        i = starts.index(source.locator.start)
+        first = i
+        while first > 0 and i - first < MAX_BACK and _open_fence_before(section, first):
+            first -= 1
+        last = min(len(section) - 1, i + after)
+        for kept, span in spans:
+            if span and kept.url == source.url and first <= span[1] + 1 and last >= span[0] - 1:
+                span[0], span[1] = min(span[0], first), max(span[1], last)
+                break
+        else:
+            spans.append((source, [first, last]))
+    return [
+        _joined(source, by_url[source.url][span[0] : span[1] + 1]) if span else source
+        for source, span in spans
+    ]
 
 
-def _widened(source: Source, section: list[Source], after: int) -> Source:
-    starts = [c.locator.start for c in section]
-    if source.locator.start not in starts:
-        return source
-    i = starts.index(source.locator.start)
-    first = i
-    while first > 0 and i - first < MAX_BACK and _open_fence_before(section, first):
-        first -= 1
-    last = min(len(section) - 1, i + after)
-    parts = section[first : last + 1]
-    if len(parts) == 1:
+def _joined(source: Source, parts: Sequence[Source]) -> Source:
+    if len(parts) == 1 and parts[0].text == source.text:
         return source
     text = parts[0].text
     for before, chunk in pairwise(parts):

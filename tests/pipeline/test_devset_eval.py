@@ -63,12 +63,13 @@ def test_the_devset_is_big_enough_and_labelled() -> None:
 def test_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     devset_report: Report,
 ) -> None:
-    # Measured when set (offline, MiniLM): hit@6 98%, cited right 85%, fact stated 67%,
-    # 18/20 uncovered and 5/5 off-topic clean. Before the evidence check: 83%, 68%, 0/20, 3/5.
+    # Measured when set (offline, MiniLM): hit@6 98%, cited right 90%, fact stated 86.7%,
+    # 18/20 uncovered and 5/5 off-topic clean. Before the evidence check: 83%, 68%, 0/20, 3/5;
+    # before extraction read on past the chunk and showed code: 90%, 71.7%.
     m = devset_report.metrics()
     table = devset_report.table()
     assert m["hit_at_k"] >= 0.95, table
-    assert m["cited_right"] >= 0.80, table
-    assert m["fact_stated"] >= 0.60, table
+    assert m["cited_right"] >= 0.88, table
+    assert m["fact_stated"] >= 0.85, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.8, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

@@ -1,0 +1,162 @@
+"""The offline answer reads like the section: whole list items, code shown as code,
+the sentence a "This …" leans on, and on into the next chunk of the section."""
+
+from __future__ import annotations
+
+from citations.model import Locator, Source
+from connectors.knowledge.store import KnowledgeStore
+from pipeline.evidence import Lexicon
+from pipeline.extractive import extract, is_how_to
+from pipeline.graders import EmbeddingGrader
+from pipeline.ports import Embedder, Sections
+from pipeline.sections import widened
+from pipeline.units import units
+
+REDIRECT = """## HTTPS redirects
+
+Enforces that all incoming requests must use https. Any request over plain http is \
+redirected to the secure scheme instead.
+
+```python
+app = Starlette(middleware=[Middleware(HTTPSRedirectMiddleware)])
+```
+
+There are no configuration options for this middleware class."""
+
+DEFAULTS = """## Using middleware
+
+Every application automatically includes two pieces of middleware by default:
+
+* `ServerErrorMiddleware` - Returns a custom 500 page when the application raises.
+* `ExceptionMiddleware` - Runs the exception handlers the application registered.
+
+Middleware is evaluated from top to bottom."""
+
+
+def source(text: str, n: int = 1, *, start: int | None = None, url: str = "") -> Source:
+    end = None if start is None else start + len(text)
+    return Source(
+        id=n,
+        url=url or f"https://docs.example/{n}",
+        title=f"Page {n}",
+        text=text,
+        locator=Locator(start=start, end=end),
+    )
+
+
+async def answer(question: str, sources: list[Source], embedder: Embedder) -> str:
+    lexicon = Lexicon.build(s.text for s in sources)
+    text, _ = await extract(question, sources, EmbeddingGrader(embedder), limit=4, lexicon=lexicon)
+    return text
+
+
+def test_headings_are_never_glued_to_sentences_and_list_items_are_units() -> None:
+    found = units("## Setup\nInstall the package before you start.\n\n" + DEFAULTS)
+    prose = [u.text for u in found if u.kind != "code"]
+    assert prose[0] == "Install the package before you start."
+    assert not any("#" in text or "Setup" in text or "Using middleware" in text for text in prose)
+    items = [u.text for u in found if u.kind == "item"]
+    assert items == [
+        "`ServerErrorMiddleware` - Returns a custom 500 page when the application raises.",
+        "`ExceptionMiddleware` - Runs the exception handlers the application registered.",
+    ]
+
+
+def test_code_is_a_unit_of_its_own_and_never_prose() -> None:
+    found = units(REDIRECT)
+    code = [u for u in found if u.kind == "code"]
+    assert len(code) == 1 and code[0].text.startswith("```python\napp = Starlette(")
+    assert code[0].text.endswith("```")
+    assert not any("Starlette(" in u.text for u in found if u.kind != "code")
+
+
+def test_how_to_questions_are_told_apart() -> None:
+    assert is_how_to("how do I send everyone over plain http to https?")
+    assert is_how_to("In Starlette, how can we redirect to https")
+    assert not is_how_to("does the redirect also apply to websockets?")
+
+
+async def test_a_how_to_answer_shows_the_sections_code_as_a_cited_block(
+    embedder: Embedder,
+) -> None:
+    text = await answer(
+        "how do I redirect every plain http request to https?", [source(REDIRECT)], embedder
+    )
+    block = "```python\napp = Starlette(middleware=[Middleware(HTTPSRedirectMiddleware)])\n```"
+    assert f"\n\n{block}\n[1]" in text
+    # the prose before it is one run with one marker, and no heading is quoted
+    assert text.count("[1]") == 2 and "HTTPS redirects" not in text
+    other = await answer(
+        "is a plain http request redirected to the secure scheme?", [source(REDIRECT)], embedder
+    )
+    assert "```" not in other
+
+
+async def test_a_sentence_that_announces_a_list_brings_the_list(embedder: Embedder) -> None:
+    text = await answer(
+        "which middleware does every app include without me adding it?",
+        [source(DEFAULTS)],
+        embedder,
+    )
+    assert "by default:\n- `ServerErrorMiddleware` - Returns" in text
+    assert "\n- `ExceptionMiddleware` - Runs" in text
+    assert text.count("[1]") == 1
+
+
+async def test_a_sentence_that_leans_on_the_one_before_comes_with_it(embedder: Embedder) -> None:
+    text = await answer(
+        "can I skip tracing for my health check endpoint?",
+        [
+            source(
+                "Pass a list of regular expressions in `excluded_urls`. If one matches the "
+                "request URL, no span is created. This is useful for health checks and other "
+                "endpoints you do not need to trace.\n\nTracing needs a tracer provider."
+            )
+        ],
+        embedder,
+    )
+    assert text.startswith("Pass a list of regular expressions in `excluded_urls`.")
+
+
+def test_a_chunk_is_read_on_into_the_next_and_back_to_its_open_code_block() -> None:
+    url = "https://docs.example/middleware#gzip"
+    texts = [
+        "Handles GZip responses.\n\n```python\nfrom starlette.middleware.gzip import GZip",
+        "app = Starlette(middleware=[Middleware(GZip)])\n```\n\n"
+        "The following arguments are supported:\n\n"
+        "* `minimum_size` - Do not GZip responses smaller than this. Defaults to `500`.",
+        "* `compresslevel` - Used during compression. Defaults to `9`.",
+        "Lower values compress faster.",
+    ]
+    chunks, at = [], 0
+    for text in texts:
+        chunks.append(source(text, start=at, url=url))
+        at += len(text) + 2
+    hit = chunks[1]
+    # alone, the chunk's closing fence would open a block that hides the rest
+    assert not any(u.kind == "item" for u in units(hit.text))
+    [wide] = widened([hit], chunks, after=1)
+    assert wide.text.startswith("Handles GZip responses.")
+    assert wide.text.endswith("Defaults to `9`.")
+    assert wide.locator.start == 0 and wide.locator.end == chunks[2].locator.end
+    items = [u.text for u in units(wide.text) if u.kind == "item"]
+    assert items[0].startswith("`minimum_size`") and items[1].startswith("`compresslevel`")
+    # a second hit of the same section is folded into the first, not read twice
+    [both] = widened([hit, chunks[2]], chunks, after=1)
+    assert both.id == hit.id and both.text.startswith(wide.text)
+    assert both.text.endswith("Lower values compress faster.")
+    # other sections and web sources are left as they are
+    web = source("Some web page text.", 9)
+    assert widened([web], chunks, after=1) == [web]
+
+
+async def test_the_store_reads_back_a_section_only_within_the_scope(
+    store: KnowledgeStore,
+) -> None:
+    assert isinstance(store, Sections)
+    [hit] = await store.retrieve("How do I rotate an API key?", top_k=1, scope=None)
+    chunks = await store.section_chunks([hit.source.url], scope=None)
+    assert chunks and all(c.url == hit.source.url for c in chunks)
+    assert any(c.locator.start == hit.source.locator.start for c in chunks)
+    assert await store.section_chunks([hit.source.url], scope=["no-such-collection"]) == []
+    assert await store.section_chunks([hit.source.url], scope=[]) == []
