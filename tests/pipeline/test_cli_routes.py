@@ -120,9 +120,6 @@ def test_a_rejected_request_prints_no_traceback_below_debug(
     # tools mode on a vLLM started without --enable-auto-tool-choice: every structured call
     # is a 400. pytest's own log handlers are set aside so that the CLI's logging set-up
     # (-v: INFO) is what prints, as in a terminal.
-    # OpenAI clients left by earlier tests' CLI runs belong to event loops that are closed;
-    # collected while this run's loop is up, their close fails and is logged in this output
-    gc.collect()
     fake_openai.when("Task: answer with citations", "Click Rotate in Settings › API keys [1].")
     variables = {**env, "CITEBOT_LLM__STRUCTURED": "tools"}
     # openai's client closes itself on garbage collection by scheduling aclose() on whatever
