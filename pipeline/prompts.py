@@ -43,10 +43,15 @@ def source_block(sources: Sequence[Source], *, chars: int = 1800) -> str:
     return "\n\n".join(parts)
 
 
+PERSONA = "\n\nIn this channel the team also asks for the following; the rules above come first: "
+
+
 def answer_messages(
-    question: str, sources: Sequence[Source], *, stricter: bool
+    question: str, sources: Sequence[Source], *, stricter: bool, persona: str = ""
 ) -> list[ChatMessage]:
     system = ANSWER_SYSTEM + (STRICTER if stricter else "")
+    if persona.strip():
+        system += PERSONA + " ".join(persona.split())
     user = f"Sources:\n\n{source_block(sources)}\n\nQuestion: {question}"
     return [
         ChatMessage(role=MessageRole.SYSTEM, content=system),

@@ -14,7 +14,7 @@ class Trigger(StrEnum):
     THREAD_FOLLOWUP = "thread_followup"
     DM = "dm"
     CLI = "cli"
-    AUTO_REPLY = "auto_reply"  # a watched channel answered without a mention (not wired yet)
+    AUTO_REPLY = "auto_reply"  # a question in an auto-reply channel, asked without a mention
     ASSISTANT = "assistant"  # a platform's assistant thread (not wired yet)
 
 
@@ -41,6 +41,8 @@ class Place:
     channel: str | None = None
     thread: str | None = None
     kind: PlaceKind = PlaceKind.CHANNEL
+    #: the channel's name without ``#``, when the adapter knows it (per-channel settings match it)
+    channel_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +71,9 @@ class Question:
     """One question plus everything needed to answer it in its place.
 
     ``scope`` is the tuple of knowledge collections this place may search;
-    ``None`` means every collection (a single-team install).
+    ``None`` means every collection (a single-team install). ``persona`` is the
+    place's extra instruction for the answer's tone, and ``web`` whether this place
+    may search the web; like ``scope``, the runtime sets them from the place.
     """
 
     text: str
@@ -79,4 +83,6 @@ class Question:
     history: tuple[Turn, ...] = ()
     scope: tuple[str, ...] | None = None
     attachments: tuple[Attachment, ...] = ()
+    persona: str = ""
+    web: bool = True
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])

@@ -155,6 +155,15 @@ class CitebotWorkflow(Workflow):
 
     # -- helpers ------------------------------------------------------------------------
 
+    def _web(self, run: RunState) -> WebSearch | None:
+        """Web search for this question: off where its place does not allow it."""
+        return self.web if run.question.web else None
+
+    def _web_off_reason(self, run: RunState) -> str | None:
+        if self.web is not None and not run.question.web:
+            return "web search is off in this channel"
+        return self.web_disabled_reason
+
     @staticmethod
     def _status(ctx: Context, text: str, stage: str) -> None:
         ctx.write_event_to_stream(StatusEvent(text=text, stage=stage))
@@ -417,7 +426,7 @@ class CitebotWorkflow(Workflow):
             strongest = max(ev.support)
             data["support"] = round(strongest, 4)
             data["evidence_threshold"] = threshold
-            kb_alone = self.web is None or run.web_used
+            kb_alone = self._web(run) is None or run.web_used
             if strongest < threshold and (
                 not judged_by_llm or (verdict == "ambiguous" and kb_alone)
             ):
@@ -429,14 +438,14 @@ class CitebotWorkflow(Workflow):
         data["kept"] = len(kept)
         if unsupported:
             data["evidence"] = "no passage speaks to the question's terms"
-        web_off = self.web is None
+        web_off = self._web(run) is None
         if web_off:
-            data["web"] = self.web_disabled_reason
+            data["web"] = self._web_off_reason(run)
         if verdict == "correct":
             run.trace("decide", f"correct: best grade {best:.2f} > upper {upper}", **data)
             return GenerateEvent(sources=kept, run=run)
         if web_off or run.web_used:
-            why = "web search already tried" if run.web_used else self.web_disabled_reason
+            why = "web search already tried" if run.web_used else self._web_off_reason(run)
             if verdict == "ambiguous":
                 data["web"] = why
                 run.trace("decide", f"ambiguous, but {why}: knowledge base only", **data)
@@ -483,14 +492,15 @@ class CitebotWorkflow(Workflow):
         self, ctx: Context, ev: WebEvent
     ) -> RefineEvent | GenerateEvent | FinalizeEvent:
         run = ev.run
-        assert self.web is not None
+        web = self._web(run)
+        assert web is not None
         run.web_used = True
         query = await self._rewrite(run, prompts.REWRITE_WEB_PROMPT, run.standalone, "web-rewrite")
         self._status(ctx, "Searching the web…", "web")
         clock = Clock()
         try:
             async with asyncio.timeout(self.settings.web_timeout):
-                pages = await self.web.search(query)
+                pages = await web.search(query)
         except Exception as exc:
             reason = (
                 f"no reply within {self.settings.web_timeout:g} s"
@@ -567,7 +577,9 @@ class CitebotWorkflow(Workflow):
             clock = Clock()
             stream = CitationStream(sources, merge_fragments=self.settings.merge_fragments)
             raw: list[str] = []
-            messages = prompts.answer_messages(run.standalone, sources, stricter=ev.stricter)
+            messages = prompts.answer_messages(
+                run.standalone, sources, stricter=ev.stricter, persona=run.question.persona
+            )
             try:
                 with collecting(run.usage):
                     async with asyncio.timeout(self.settings.generate_timeout):
@@ -747,7 +759,7 @@ class CitebotWorkflow(Workflow):
             if query != run.standalone:
                 run.trace("retry", f"{attempt}: not useful; rewrite and search again", query=query)
                 return RetrieveEvent(query=query, run=run)
-        if self.web is not None and not run.web_used:
+        if self._web(run) is not None and not run.web_used:
             run.trace("retry", f"{attempt}: not useful; fall back to the web")
             return WebEvent(kb=kb, run=run)
         run.trace("retry", f"{attempt}: not useful, and nothing else to try")

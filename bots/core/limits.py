@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from bots.ops import metrics
-from pipeline.question import Question
+from pipeline.question import Question, Trigger
 
 if TYPE_CHECKING:
     from bots.settings import Settings
@@ -38,7 +38,7 @@ __all__ = [
 
 log = logging.getLogger("citebot.limits")
 
-Limit = Literal["user", "channel", "daily"]
+Limit = Literal["user", "channel", "auto_reply", "daily"]
 
 #: Local questions (the console, ``citebot ask``) are the operator's own.
 UNLIMITED_PLATFORMS = frozenset({"cli"})
@@ -90,6 +90,8 @@ def _message(limit: Limit, wait: float, cap: int) -> str:
         return f"You're asking faster than I can keep up. Please wait {when} and ask again."
     if limit == "channel":
         return f"This channel has asked a lot in a short time. Please try again in {when}."
+    if limit == "auto_reply":  # auto-replies over the limit stay silent; this is for the log
+        return f"Auto-replies in this channel paused for {when}."
     return (
         f"This workspace has reached its daily limit of {cap:,} questions. "
         f"It resets in {when} (midnight UTC)."
@@ -118,6 +120,19 @@ def _rules(limits: LimitSettings, question: Question, now: datetime) -> _Rules |
                 f"channel:{place.platform}:{workspace}:{place.channel}",
                 limits.channel_per_minute / 60,
                 limits.channel_burst,
+            )
+        )
+    if (
+        question.trigger is Trigger.AUTO_REPLY
+        and limits.auto_reply_per_minute > 0
+        and place.channel
+    ):
+        buckets.append(
+            _Bucket(
+                "auto_reply",
+                f"auto:{place.platform}:{workspace}:{place.channel}",
+                limits.auto_reply_per_minute / 60,
+                limits.auto_reply_burst,
             )
         )
     midnight = datetime(now.year, now.month, now.day, tzinfo=UTC) + timedelta(days=1)
@@ -182,6 +197,7 @@ class MemoryLimiter:
             for per_minute, burst in (
                 (limits.user_per_minute, limits.user_burst),
                 (limits.channel_per_minute, limits.channel_burst),
+                (limits.auto_reply_per_minute, limits.auto_reply_burst),
             )
             if per_minute > 0
         ]

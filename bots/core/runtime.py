@@ -16,6 +16,7 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from bots.core.channels import ChannelConfig, ChannelRules
 from bots.core.dedupe import Dedupe
 from bots.core.feedback import DownReason, references_of, timings_of
 from bots.core.ports import (
@@ -87,6 +88,7 @@ class Runtime:
         self.limiter = limiter
         self.plugins = plugins
         self.threads = ThreadQueue(self.dedupe)
+        self.channels = ChannelRules(settings.channels)
 
     @property
     def answerer(self) -> Answerer:
@@ -98,11 +100,24 @@ class Runtime:
 
     def scope_for(self, place: Place, trigger: Trigger = Trigger.MENTION) -> tuple[str, ...] | None:
         """Collections this place may search; ``None`` means all of them."""
-        return scope_for(self.settings.access, place, trigger)
+        return scope_for(self.settings.access, place, trigger, self.channels)
+
+    def channel(self, place: Place) -> ChannelConfig:
+        """The place's per-channel settings (``[channels."PATTERN"]``)."""
+        return self.channels.config_for(place)
 
     def prepare(self, question: Question) -> Question:
-        """Attach the place's knowledge scope; adapters call this, never set scope themselves."""
-        return replace(question, scope=self.scope_for(question.place, question.trigger))
+        """Attach what the place decides: knowledge scope, persona, web search.
+
+        Adapters call this and never set these themselves.
+        """
+        config = self.channel(question.place)
+        return replace(
+            question,
+            scope=self.scope_for(question.place, question.trigger),
+            persona=config.persona,
+            web=config.web_search is not False,
+        )
 
     def ask(self, question: Question, *, screened: bool = False) -> AsyncIterator[Progress]:
         """Rate limits, one answer at a time per thread, metrics, then :meth:`_ask`.

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from pipeline.question import Place, Trigger
 
 if TYPE_CHECKING:
+    from bots.core.channels import ChannelRules
     from bots.settings.sections import AccessSettings
 
 __all__ = ["scope_for"]
@@ -18,18 +19,28 @@ __all__ = ["scope_for"]
 Scope = tuple[str, ...] | None
 
 
-def scope_for(access: AccessSettings, place: Place, trigger: Trigger = Trigger.MENTION) -> Scope:
+def scope_for(
+    access: AccessSettings,
+    place: Place,
+    trigger: Trigger = Trigger.MENTION,
+    channels: ChannelRules | None = None,
+) -> Scope:
     """Collections ``place`` may search; ``None`` means every collection.
 
     A direct conversation (DM or group DM) gets ``dm_scope``; a channel (public
-    or private) gets its most specific ``scopes`` entry: channel in its
-    workspace, channel in any workspace, then the workspace or guild. Whatever
-    has no entry gets ``default_scope``. ``trigger`` only matters for callers
-    that know no place kind (a bare ``Trigger.DM`` question from a test or a
-    script is a DM).
+    or private) gets the ``scope`` of its most specific ``channels`` pattern
+    (:mod:`bots.core.channels`), else its most specific ``access.scopes`` entry:
+    channel in its workspace, channel in any workspace, then the workspace or
+    guild. Whatever has no entry gets ``default_scope``. ``trigger`` only
+    matters for callers that know no place kind (a bare ``Trigger.DM`` question
+    from a test or a script is a DM).
     """
     if place.kind.direct or trigger is Trigger.DM:
         return tuple(access.dm_scope) if access.dm_scope is not None else _default(access)
+    if channels is not None:
+        scope = channels.config_for(place).scope
+        if scope is not None:
+            return scope
     keys = []
     if place.workspace and place.channel:
         keys.append(f"{place.platform}:{place.workspace}/{place.channel}")

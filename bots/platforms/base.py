@@ -27,7 +27,7 @@ import logging
 from typing import Protocol
 
 from bots.core.runtime import Runtime
-from pipeline.events import AnswerDelta, Done, Status
+from pipeline.events import AnswerDelta, Done, Outcome, Route, Status
 from pipeline.question import Question
 
 __all__ = ["Responder", "Surface"]
@@ -62,8 +62,17 @@ class Responder:
         self.surface = surface
         self.votes = votes
 
-    async def run(self, question: Question, *, screened: bool = False) -> Done | None:
-        """The ``Done`` that was shown, or ``None`` when the apology was shown instead."""
+    async def run(
+        self, question: Question, *, screened: bool = False, quiet: bool = False
+    ) -> Done | None:
+        """The ``Done`` that was shown, or ``None`` when the apology was shown instead.
+
+        ``quiet`` (a question nobody addressed to the bot: auto-reply) shows nothing
+        until the answer is known: an answer is drawn whole; no answer, a refusal, a
+        rate limit or a failure leaves the channel untouched and returns ``None``.
+        """
+        if quiet:
+            return await self._quietly(question, screened=screened)
         try:
             await self.surface.open()
         except Exception:
@@ -81,6 +90,36 @@ class Responder:
                     break
             if done is None:
                 raise RuntimeError("the answer stream ended without a result")
+            answer_id = await self.runtime.votable(question, done) if self.votes else None
+            await self.surface.finish(done, answer_id)
+        except Exception:
+            log.exception("answering question %s failed", question.id)
+            await self._fail(question)
+            return None
+        return done
+
+    async def _quietly(self, question: Question, *, screened: bool) -> Done | None:
+        done: Done | None = None
+        async for event in self.runtime.ask(question, screened=screened):
+            if isinstance(event, Done):
+                done = event
+                break
+        if done is not None and done.outcome is Outcome.NO_ANSWER:
+            # unseen, but a question the docs do not answer belongs on the knowledge-gaps list
+            await self.runtime.votable(question, done)
+        if done is None or done.outcome is not Outcome.ANSWERED or done.route is Route.NO_ANSWER:
+            log.info(
+                "auto-reply to question %s stays silent: %s",
+                question.id,
+                done.outcome if done is not None else "no result",
+            )
+            return None
+        try:
+            await self.surface.open()
+        except Exception:
+            log.exception("could not start the answer to question %s", question.id)
+            return None
+        try:
             answer_id = await self.runtime.votable(question, done) if self.votes else None
             await self.surface.finish(done, answer_id)
         except Exception:

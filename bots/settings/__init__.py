@@ -9,9 +9,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, PrivateAttr, SecretStr, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    model_validator,
+)
 from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
@@ -24,6 +31,7 @@ from connectors.knowledge.settings import IngestSettings, StoreSettings
 from connectors.providers.settings import EmbeddingSettings, LLMSettings, WebSettings
 from pipeline.config import PipelineSettings
 
+from .channels import ChannelSettings, check_patterns
 from .origins import (
     DELIMITER,
     ENV_PREFIX,
@@ -102,6 +110,11 @@ class Settings(BaseSettings):
     plugins: PluginSettings = Field(default_factory=PluginSettings)
     feedback: FeedbackSettings = Field(default_factory=FeedbackSettings)
     attachments: AttachmentSettings = Field(default_factory=AttachmentSettings)
+    channels: Annotated[dict[str, ChannelSettings], AfterValidator(check_patterns)] = Field(
+        default_factory=dict,
+        description='per-channel settings by place pattern, e.g. [channels."slack:*/#help-*"] '
+        "(see docs: Per-channel settings)",
+    )
     _origins: Origins = PrivateAttr(default_factory=Origins)
 
     @classmethod

@@ -137,6 +137,10 @@ class LimitSettings(BaseModel):
     daily_cap: int = Field(
         0, ge=0, description="questions per workspace or guild per day; 0 = none"
     )
+    auto_reply_per_minute: float = Field(4.0, ge=0)
+    """unmentioned questions answered per auto-reply channel per minute (beyond it the bot stays silent); 0 disables"""
+    auto_reply_burst: int = Field(3, ge=1)
+    """burst size of the per-channel auto-reply bucket"""
 
 
 class OpsSettings(BaseModel):

@@ -10,9 +10,12 @@ from pydantic import BaseModel, SecretStr
 from pydantic.fields import FieldInfo
 
 from . import CONVENTIONAL_ENV, Settings, env_name
+from .schema import node_of
 
 
 def _default(field: FieldInfo) -> str:
+    if field.is_required():
+        return "required"
     if field.default_factory is not None:
         value: Any = field.default_factory()  # type: ignore[call-arg]
     else:
@@ -42,6 +45,11 @@ def rows(
         if path == ("llm", "api_key"):
             env += " (or OPENAI_API_KEY for openai)"
         yield env, _default(field), (field.description or "").replace("|", "\\|")
+        named = node_of(annotation).named
+        if named is not None:  # a table per user-chosen key: its fields, as TOML keys
+            for key, sub in named.model_fields.items():
+                description = (sub.description or "").replace("|", "\\|")
+                yield f'{".".join(path)}."KEY".{key}', _default(sub), description
 
 
 def markdown_table() -> str:

@@ -69,6 +69,8 @@ class FakeSlack:
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.messages: dict[str, Message] = {}
+        #: channel id → name, for conversations.info (an unknown id is channel_not_found)
+        self.channel_names: dict[str, str] = {"C111": "general"}
         #: (channel, thread_ts) → messages conversations.replies returns, oldest first
         self.threads: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self._errors: dict[str, list[str]] = {}
@@ -318,11 +320,27 @@ class FakeSlack:
             return {"ok": True, "channel": message.channel, "ts": message.ts}
         if method in ("chat.postEphemeral", "views.open"):
             return self._interactive(method, p)
+        if method == "conversations.info":
+            return self._conversation(p["channel"])
         if method == "conversations.replies":
             key = (p.get("channel", ""), p.get("ts", ""))
             found = self.threads.get(key, [{"user": "U222", "text": "parent", "ts": key[1]}])
             return {"ok": True, "messages": found, "has_more": False}
         return {"ok": True}
+
+    def _conversation(self, channel: str) -> dict[str, Any]:
+        name = self.channel_names.get(channel)
+        if name is None:
+            return {"ok": False, "error": "channel_not_found"}
+        return {
+            "ok": True,
+            "channel": {
+                "id": channel,
+                "name": name,
+                "is_channel": channel.startswith("C"),
+                "is_private": channel.startswith("G"),
+            },
+        }
 
     def _interactive(self, method: str, p: dict[str, Any]) -> dict[str, Any]:
         if method == "chat.postEphemeral":

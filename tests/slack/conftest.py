@@ -247,9 +247,12 @@ async def make_harness(fake: FakeSlack, tmp_path: Path) -> AsyncIterator[MakeHar
         answerer: Any = None,
         runtime_kwargs: dict[str, Any] | None = None,
         dedupe: Dedupe | None = None,
+        root: dict[str, Any] | None = None,
         **slack: Any,
     ) -> Harness:
+        """``root`` holds other settings sections (``channels={...}``, ``limits={...}``)."""
         settings = load_settings(
+            **(root or {}),
             data_dir=str(tmp_path / "data"),
             slack={
                 "bot_token": "xoxb-test",

@@ -41,19 +41,19 @@ class AskCog(commands.Cog):
                 NOT_HERE, ephemeral=True, allowed_mentions=NO_PINGS
             )
             return
-        # the first thing we do: Discord drops an interaction not answered within 3 s
-        await interaction.response.defer(ephemeral=settings.ephemeral, thinking=True)
         runtime = self.bot.runtime
+        place = place_of(interaction.channel, interaction.guild)
+        answers = runtime.channel(place).answers
+        ephemeral = settings.ephemeral if answers is None else answers == "ephemeral"
+        # the first thing we do: Discord drops an interaction not answered within 3 s
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         asked = runtime.prepare(
             Question(
-                text=question,
-                asker=str(interaction.user.id),
-                place=place_of(interaction.channel, interaction.guild),
-                trigger=Trigger.SLASH,
+                text=question, asker=str(interaction.user.id), place=place, trigger=Trigger.SLASH
             )
         )
         canvas = InteractionCanvas(
-            interaction, ephemeral=settings.ephemeral, margin=settings.interaction_margin
+            interaction, ephemeral=ephemeral, margin=settings.interaction_margin
         )
         shown = MessageSurface(canvas, interval=settings.edit_interval)
         await Responder(runtime, shown).run(asked)

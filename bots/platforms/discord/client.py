@@ -35,6 +35,12 @@ NO_CONTENT_INTENT = (
 )
 
 
+NO_CONTENT_AUTO_REPLY = (
+    "auto-reply channels are set ([channels] auto_reply) but the MESSAGE_CONTENT intent is off: "
+    "Discord sends their messages without text, so they are never answered"
+)
+
+
 def api_base(url: str | None) -> str:
     """``https://proxy.example`` and ``https://proxy.example/api/v10`` both mean the v10 API."""
     if not url:
@@ -108,6 +114,8 @@ class CitebotBot(commands.Bot):
             await self.load_extension(extension)
         if not self.settings.discord.message_content:
             log.warning(NO_CONTENT_INTENT)
+            if self.runtime.channels.watches("discord"):
+                log.warning(NO_CONTENT_AUTO_REPLY)
         if self.settings.discord.sync_commands:
             await self.sync_commands()
 

@@ -1,4 +1,5 @@
-"""Messages that are questions: @mentions, follow-ups in the bot's threads, and DMs.
+"""Messages that are questions: @mentions, follow-ups in the bot's threads, DMs, and
+questions in auto-reply channels (answered in a thread, and only when there is an answer).
 
 A discord.py extension: ``setup(bot)`` adds the :class:`QuestionListener` cog.
 """
@@ -12,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from bots.core.attachments import read_attachments
+from bots.core.channels import is_question
 from bots.core.dedupe import THREAD_TTL
 from bots.platforms.base import Responder
 from bots.platforms.discord.files import offered_files
@@ -19,7 +21,7 @@ from bots.platforms.discord.history import conversation_history, strip_mentions
 from bots.platforms.discord.places import is_allowed, place_of
 from bots.platforms.discord.ports import DiscordAdapter
 from bots.platforms.discord.responder import MessageSurface
-from bots.platforms.discord.surfaces import ChannelCanvas
+from bots.platforms.discord.surfaces import Canvas, ChannelCanvas, LaterCanvas
 from bots.settings.sections import DiscordSettings
 from pipeline.question import Question, Trigger, Turn
 
@@ -58,6 +60,10 @@ class QuestionListener(commands.Cog):
             return
         async with lease.held():
             channel = message.channel
+            if trigger is Trigger.AUTO_REPLY:
+                later = LaterCanvas(lambda: self._thread_for(message))
+                await self._answer(message, trigger, later, quiet=True)
+                return
             if trigger is Trigger.MENTION and not isinstance(channel, discord.Thread):
                 await self._answer(message, trigger, await self._thread_for(message))
                 return
@@ -87,9 +93,19 @@ class QuestionListener(commands.Cog):
             return Trigger.DM
         if self._mentions_me(message):
             return Trigger.MENTION
-        if isinstance(message.channel, discord.Thread) and await self._owns(message.channel):
-            return Trigger.THREAD_FOLLOWUP
+        if isinstance(message.channel, discord.Thread):
+            # a thread the bot is not in is the people's who started it
+            return Trigger.THREAD_FOLLOWUP if await self._owns(message.channel) else None
+        if self._auto_replies(message):
+            return Trigger.AUTO_REPLY
         return None
+
+    def _auto_replies(self, message: discord.Message) -> bool:
+        """A question nobody addressed to anyone, in an auto-reply channel."""
+        if message.reference is not None or message.mentions or message.raw_role_mentions:
+            return False  # a reply to someone, or words for someone else
+        place = place_of(message.channel, message.guild)
+        return self.bot.runtime.channel(place).auto_reply and is_question(message.content)
 
     def _mentions_me(self, message: discord.Message) -> bool:
         me = self.bot.user
@@ -155,9 +171,10 @@ class QuestionListener(commands.Cog):
         self,
         message: discord.Message,
         trigger: Trigger,
-        surface: ChannelCanvas,
+        surface: Canvas,
         *,
         history: tuple[Turn, ...] = (),
+        quiet: bool = False,
     ) -> None:
         runtime = self.bot.runtime
         text = self._text(message)
@@ -175,4 +192,4 @@ class QuestionListener(commands.Cog):
             )
         )
         shown = MessageSurface(surface, interval=self.settings.edit_interval)
-        await Responder(runtime, shown).run(question)
+        await Responder(runtime, shown).run(question, quiet=quiet)

@@ -24,8 +24,11 @@ def place_of(channel: Any, guild: discord.Guild | None) -> Place:
     if isinstance(channel, discord.Thread):
         private = channel.type is discord.ChannelType.private_thread
         kind = PlaceKind.PRIVATE if private else PlaceKind.CHANNEL
-        return Place(PLATFORM, str(guild.id), str(channel.parent_id), str(channel.id), kind)
-    return Place(PLATFORM, str(guild.id), channel_id, None)
+        parent = getattr(channel.parent, "name", None)
+        return Place(PLATFORM, str(guild.id), str(channel.parent_id), str(channel.id), kind, parent)
+    return Place(
+        PLATFORM, str(guild.id), channel_id, None, channel_name=getattr(channel, "name", None)
+    )
 
 
 def is_allowed(settings: DiscordSettings, channel: Any, guild: discord.Guild | None) -> bool:

@@ -98,6 +98,37 @@ class ChannelCanvas:
         )
 
 
+class LaterCanvas:
+    """A canvas made on first use: an auto-reply's thread appears only with its answer."""
+
+    def __init__(self, make: Callable[[], Awaitable[Canvas]]) -> None:
+        self._make = make
+        self._canvas: Canvas | None = None
+
+    async def _made(self) -> Canvas:
+        if self._canvas is None:
+            self._canvas = await self._make()
+        return self._canvas
+
+    async def show(
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
+    ) -> None:
+        await (await self._made()).show(content, embeds=embeds, view=view)
+
+    async def more(
+        self,
+        content: str,
+        *,
+        embeds: Sequence[discord.Embed] = (),
+        view: discord.ui.View | None = None,
+    ) -> None:
+        await (await self._made()).more(content, embeds=embeds, view=view)
+
+
 class InteractionCanvas:
     """The deferred response of an app command, edited in place.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -25,18 +26,20 @@ from slack_sdk.http_retry.builtin_interval_calculators import BackoffRetryInterv
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bots.core.attachments import read_attachments
+from bots.core.channels import is_question
 from bots.core.dedupe import THREAD_TTL
 from bots.platforms.base import Responder
 from bots.settings import SettingsError
 from bots.settings.sections import SlackSettings
+from pipeline.errors import one_line
 from pipeline.events import Done
-from pipeline.question import Question, Trigger
+from pipeline.question import Place, Question, Trigger
 
-from .access import allowed, is_dm
+from .access import allowed, is_dm, place_kind
 from .app import build_app
 from .files import offered_files
 from .history import BotIdentity, bot_in_thread, fetch_thread, turns
-from .questions import from_event, in_thread, is_user_text
+from .questions import from_event, in_thread, is_user_text, thread_of
 from .responder import Target, ThreadSurface
 from .text import mentions
 
@@ -45,6 +48,9 @@ if TYPE_CHECKING:
     from bots.core.runtime import Runtime
 
 log = logging.getLogger("citebot.slack")
+
+#: seconds a channel's name is trusted before conversations.info is asked again
+NAME_TTL = 600.0
 
 
 def check_settings(slack: SlackSettings) -> None:
@@ -103,6 +109,9 @@ class SlackBot:
         self._idle = asyncio.Event()
         self._idle.set()
         self.answered = 0
+        #: channel id → (name or None, when read), for ``#name`` patterns
+        self._names: dict[str, tuple[str | None, float]] = {}
+        self._names_warned = False
         self.app = build_app(self, self.settings, self.client)
 
     # -- deciding whether to answer -------------------------------------------
@@ -136,7 +145,39 @@ class SlackBot:
             await self._on_dm(event, team, channel, me)
         elif in_thread(event):
             await self._on_thread_reply(event, team, channel, me)
-        # a top-level channel message is app_mention's business
+        else:
+            await self._on_channel_message(event, team, channel, me)
+
+    async def _on_channel_message(
+        self, event: dict[str, Any], team: str | None, channel: str, me: BotIdentity
+    ) -> None:
+        """A top-level message: app_mention's business, unless the channel auto-replies.
+
+        Only questions are answered, and only when there is an answer (quietly):
+        a busy channel never sees "I couldn't find this" or small talk answered.
+        Replies in threads the bot is not in never get here (see :meth:`_on_thread_reply`).
+        """
+        text = event.get("text") or ""
+        if not self.runtime.channels.watches("slack") or mentions(text, me.user_id):
+            return
+        if not self._allowed(team, channel, dm=False):
+            return
+        name = await self.channel_name(channel)
+        place = Place(
+            "slack",
+            team,
+            channel,
+            thread_of(event),
+            place_kind(channel, event.get("channel_type")),
+            name,
+        )
+        if not self.runtime.channel(place).auto_reply or not is_question(text):
+            return
+        lease = await self._claim(channel, event["ts"])
+        if lease is None:
+            return
+        async with lease.held():
+            await self._ask(event, team, channel, me, Trigger.AUTO_REPLY)
 
     async def _on_dm(
         self, event: dict[str, Any], team: str | None, channel: str, me: BotIdentity
@@ -194,7 +235,12 @@ class SlackBot:
                 )
             history = self._history(messages, me, event)
         question = from_event(
-            event, team=team, bot_user_id=me.user_id, trigger=trigger, history=history
+            event,
+            team=team,
+            bot_user_id=me.user_id,
+            trigger=trigger,
+            history=history,
+            channel_name=await self.channel_name(channel),
         )
         files = event.get("files")
         if isinstance(files, list) and files:
@@ -207,8 +253,36 @@ class SlackBot:
             read = await read_attachments(offered, self.runtime.settings.attachments)
             question = replace(question, attachments=read)
         await self.answer(
-            question, Target(channel, question.place.thread or event["ts"], team, event.get("user"))
+            question,
+            Target(channel, question.place.thread or event["ts"], team, event.get("user")),
+            quiet=trigger is Trigger.AUTO_REPLY,
         )
+
+    async def channel_name(self, channel: str) -> str | None:
+        """The channel's name when a ``#name`` pattern needs it (``conversations.info``, cached).
+
+        ``None`` when no pattern matches names, for DMs, or when Slack will not say
+        (a missing ``channels:read``/``groups:read`` scope is logged once).
+        """
+        if not self.runtime.channels.by_name or is_dm(channel):
+            return None
+        cached = self._names.get(channel)
+        if cached is not None and time.monotonic() - cached[1] < NAME_TTL:
+            return cached[0]
+        try:
+            info = await self.client.conversations_info(channel=channel)
+            name = (info.get("channel") or {}).get("name") or None
+        except Exception as exc:
+            if not self._names_warned:
+                self._names_warned = True
+                log.warning(
+                    "cannot read channel names for [channels] #name patterns (%s); "
+                    "add the channels:read and groups:read scopes",
+                    one_line(exc),
+                )
+            name = None
+        self._names[channel] = (name, time.monotonic())
+        return name
 
     def _history(
         self, messages: list[dict[str, Any]], me: BotIdentity, event: dict[str, Any]
@@ -253,18 +327,21 @@ class SlackBot:
                 self._idle.set()
 
     async def answer(
-        self, question: Question, target: Target, *, screened: bool = False
+        self, question: Question, target: Target, *, screened: bool = False, quiet: bool = False
     ) -> Done | None:
         """Answer ``question`` in ``target``'s thread; returns the ``Done`` or ``None`` on failure.
 
         A ``screened`` question already went through ``runtime.prepare`` and ``runtime.screen``.
+        A ``quiet`` one (auto-reply) shows nothing unless it gets an answer.
         """
         async with self.busy():
             await self.remember_thread(target.channel, target.thread_ts)
             if not screened:
                 question = self.runtime.prepare(question)
             surface = ThreadSurface(self.client, self.settings, target)
-            done = await Responder(self.runtime, surface).run(question, screened=screened)
+            done = await Responder(self.runtime, surface).run(
+                question, screened=screened, quiet=quiet
+            )
             self.answered += 1
             return done
 

@@ -10,8 +10,10 @@ from .server import EVENTS_PATH
 
 CHANNEL_SCOPES = (
     "app_mentions:read",  # app_mention
-    "channels:history",  # message.channels: follow-ups in public threads, thread history
+    "channels:history",  # message.channels: follow-ups, thread history, auto-reply channels
     "groups:history",  # message.groups: the same in private channels
+    "channels:read",  # conversations.info: channel names for [channels."…/#name"] patterns
+    "groups:read",  # the same for private channels
     "chat:write",  # answers, streams, assistant.threads.setStatus
     "commands",  # the slash command
     "files:read",  # the text of files shared with a question

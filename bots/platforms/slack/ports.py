@@ -40,5 +40,5 @@ class SlackAdapter(Protocol):
     ) -> None: ...
 
     async def answer(
-        self, question: Question, target: Target, *, screened: bool = False
+        self, question: Question, target: Target, *, screened: bool = False, quiet: bool = False
     ) -> Done | None: ...

@@ -37,6 +37,7 @@ def from_event(
     bot_user_id: str | None,
     trigger: Trigger,
     history: tuple[Turn, ...] = (),
+    channel_name: str | None = None,
 ) -> Question:
     asker = event.get("user") or event.get("bot_id") or "unknown"
     return Question(
@@ -48,6 +49,7 @@ def from_event(
             event.get("channel"),
             thread_of(event),
             place_kind(event.get("channel"), event.get("channel_type")),
+            channel_name,
         ),
         trigger=trigger,
         history=history,

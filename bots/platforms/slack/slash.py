@@ -59,7 +59,7 @@ async def handle_slash(
             response_type="ephemeral", text=f"Sorry, {bot.settings.app_name} is not enabled here."
         )
         return
-    place = Place("slack", team, channel, None, kind)
+    place = Place("slack", team, channel, None, kind, channel_name=named(command))
     name, _, args = text.partition(" ")
     chat_command = find(commands_of(bot.runtime.plugins), name) if name else None
     if chat_command is not None and not chat_command.options and args.strip():
@@ -73,12 +73,28 @@ async def handle_slash(
         await ack(response_type="ephemeral", text=_help(bot, slash))
         return
     question = Question(text=text, asker=user, place=place, trigger=Trigger.SLASH)
-    if bot.settings.slash_response == "ephemeral":
+    if answers_of(bot, place) == "ephemeral":
         await ack(response_type="ephemeral", text=f"Looking into “{quiet(text)}”…")
         await _answer_ephemeral(bot, question, respond)
         return
     await ack()
     await _answer_in_thread(bot, question, respond, user=user)
+
+
+def named(command: dict[str, Any]) -> str | None:
+    """The channel's own name; Slack sends placeholders for DMs and hidden private ones."""
+    name = command.get("channel_name")
+    if not name or name in ("directmessage", "privategroup") or name.startswith("mpdm-"):
+        return None
+    return str(name)
+
+
+def answers_of(bot: SlackAdapter, place: Place) -> str:
+    """'ephemeral' or 'public': the channel's ``answers`` setting, else ``slack.slash_response``."""
+    answers = bot.runtime.channel(place).answers
+    if answers is not None:
+        return answers
+    return "ephemeral" if bot.settings.slash_response == "ephemeral" else "public"
 
 
 def _help(bot: SlackAdapter, slash: str) -> str:

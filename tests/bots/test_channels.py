@@ -1,0 +1,114 @@
+"""Per-channel settings: patterns, precedence, and what they change (scope, persona, web)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bots.core.channels import ChannelRules, is_question
+from bots.core.runtime import Runtime
+from bots.core.scope import scope_for
+from bots.settings import SettingsError, load_settings
+from bots.settings.channels import ChannelSettings
+from bots.settings.sections import AccessSettings
+from pipeline.question import Place, PlaceKind, Question
+
+RULES = {
+    "slack:*/*": ChannelSettings(persona="Be brief."),
+    "slack:T1": ChannelSettings(web_search=False),
+    "slack:*/#help-*": ChannelSettings(auto_reply=True, scope=["support"]),
+    "slack:T1/#help-vip": ChannelSettings(scope=["vip"]),
+    "slack:*/C9": ChannelSettings(auto_reply=False, answers="ephemeral"),
+    "discord:*/4001": ChannelSettings(auto_reply=True),
+}
+
+
+def test_the_most_specific_pattern_wins_field_by_field() -> None:
+    rules = ChannelRules(RULES)
+    help_desk = rules.config_for(Place("slack", "T2", "C5", channel_name="help-desk"))
+    assert (help_desk.auto_reply, help_desk.scope, help_desk.persona) == (
+        True,
+        ("support",),
+        "Be brief.",
+    )
+    assert help_desk.web_search is None, "T1's rule is not T2's"
+    vip = rules.config_for(Place("slack", "T1", "C6", channel_name="help-vip"))
+    assert (vip.scope, vip.auto_reply, vip.web_search) == (("vip",), True, False)
+    # an id beats a name: C9 is called help-old, but its own rule turns auto-reply off
+    old = rules.config_for(Place("slack", "T1", "C9", channel_name="help-old"))
+    assert (old.auto_reply, old.answers, old.scope) == (False, "ephemeral", ("support",))
+    # names match case-insensitively; a channel whose name is unknown matches no name pattern
+    assert rules.config_for(Place("slack", "T2", "C5", channel_name="HELP-X")).auto_reply
+    assert not rules.config_for(Place("slack", "T2", "C5")).auto_reply
+    # platforms do not mix, and DMs are not channels
+    assert not rules.config_for(Place("discord", "G1", "C5", channel_name="help-x")).auto_reply
+    dm = Place("slack", "T2", "D1", kind=PlaceKind.DM, channel_name="help-x")
+    assert rules.config_for(dm).persona == ""
+    assert rules.watches("discord") and rules.watches("slack") and rules.by_name
+
+
+def test_a_channel_scope_goes_through_the_one_scope_function() -> None:
+    access = AccessSettings(scopes={"slack:*/C5": ["from-access"]}, dm_scope=["dm"])
+    rules = ChannelRules(RULES)
+    named = Place("slack", "T2", "C5", channel_name="help-desk")
+    assert scope_for(access, named, channels=rules) == ("support",)
+    assert scope_for(access, Place("slack", "T2", "C5"), channels=rules) == ("from-access",)
+    dm = Place("slack", "T2", "D5", kind=PlaceKind.DM, channel_name="help-desk")
+    assert scope_for(access, dm, channels=rules) == ("dm",)
+
+
+def test_prepare_sets_scope_persona_and_web_from_the_channel(tmp_path: Path) -> None:
+    settings = load_settings(
+        data_dir=str(tmp_path),
+        channels={
+            "slack:T1/C1": {
+                "scope": ["eng"],
+                "persona": "Answer like a pirate.",
+                "web_search": False,
+            }
+        },
+    )
+    runtime = Runtime(settings)
+    asked = runtime.prepare(Question("how?", place=Place("slack", "T1", "C1")))
+    assert (asked.scope, asked.persona, asked.web) == (("eng",), "Answer like a pirate.", False)
+    elsewhere = runtime.prepare(Question("how?", place=Place("slack", "T1", "C2")))
+    assert (elsewhere.scope, elsewhere.persona, elsewhere.web) == (None, "", True)
+
+
+@pytest.mark.parametrize(
+    ("channels", "problem"),
+    [
+        ({"slak:*/C1": {}}, "is not platform:workspace/channel"),
+        ({"slack:*/C1": {"auto_replay": True}}, "no such setting"),
+        ({"slack:*/C1": {"answers": "loud"}}, "answers"),
+        ({"slack:*/#": {}}, "needs a name"),
+    ],
+)
+def test_bad_channel_settings_are_one_line_each(
+    tmp_path: Path, channels: dict[str, Any], problem: str
+) -> None:
+    with pytest.raises(SettingsError) as caught:
+        load_settings(data_dir=str(tmp_path), channels=channels)
+    (line,) = caught.value.lines
+    assert problem in line and "\n" not in line
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("how do I rotate the API key?", True),
+        ("Can I deploy on Fridays?", True),
+        ("what is the refund policy", True),
+        ("where are the docs for the middleware", True),
+        ("How are you?", False),
+        ("lunch anyone?", False),
+        ("thanks, see you tomorrow", False),
+        ("I deployed it", False),
+        ("<@U123> how do I rotate the API key?", False),  # addressed to someone
+        ("", False),
+    ],
+)
+def test_only_questions_are_auto_replied(text: str, asks: bool) -> None:
+    assert is_question(text) is asks
