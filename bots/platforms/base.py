@@ -24,6 +24,7 @@ routes clicks to :meth:`Runtime.vote`, wording its reply from the receipt.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from typing import Protocol
 
 from bots.core.runtime import Runtime
@@ -73,23 +74,33 @@ class Responder:
         """
         if quiet:
             return await self._quietly(question, screened=screened)
+        if not await self._open(question):
+            return None
+        return await self._show(question, self._streamed(question, screened=screened))
+
+    async def _open(self, question: Question) -> bool:
         try:
             await self.surface.open()
         except Exception:
             log.exception("could not start the answer to question %s", question.id)
-            return None
-        done: Done | None = None
+            return False
+        return True
+
+    async def _streamed(self, question: Question, *, screened: bool) -> Done:
+        """Statuses and the growing answer onto the surface; the ``Done`` at the end."""
+        async for event in self.runtime.ask(question, screened=screened):
+            if isinstance(event, Status):
+                await self.surface.status(event.text)
+            elif isinstance(event, AnswerDelta):
+                await self.surface.delta(event.text)
+            elif isinstance(event, Done):
+                return event
+        raise RuntimeError("the answer stream ended without a result")
+
+    async def _show(self, question: Question, answering: Awaitable[Done]) -> Done | None:
+        """The final render of what ``answering`` ends in, or the apology if anything fails."""
         try:
-            async for event in self.runtime.ask(question, screened=screened):
-                if isinstance(event, Status):
-                    await self.surface.status(event.text)
-                elif isinstance(event, AnswerDelta):
-                    await self.surface.delta(event.text)
-                elif isinstance(event, Done):
-                    done = event
-                    break
-            if done is None:
-                raise RuntimeError("the answer stream ended without a result")
+            done = await answering
             answer_id = await self.runtime.votable(question, done) if self.votes else None
             await self.surface.finish(done, answer_id)
         except Exception:
@@ -114,22 +125,16 @@ class Responder:
                 done.outcome if done is not None else "no result",
             )
             return None
-        try:
-            await self.surface.open()
-        except Exception:
-            log.exception("could not start the answer to question %s", question.id)
+        if not await self._open(question):
             return None
-        try:
-            answer_id = await self.runtime.votable(question, done) if self.votes else None
-            await self.surface.finish(done, answer_id)
-        except Exception:
-            log.exception("answering question %s failed", question.id)
-            await self._fail(question)
-            return None
-        return done
+        return await self._show(question, _ready(done))
 
     async def _fail(self, question: Question) -> None:
         try:
             await self.surface.fail()
         except Exception:
             log.exception("could not show the apology for question %s", question.id)
+
+
+async def _ready(done: Done) -> Done:
+    return done

@@ -54,3 +54,18 @@ class ScriptedAnswerer:
         answer = self.answer or CitedAnswer.empty(self.text)
         yield AnswerDelta(answer.text)
         yield Done(answer=answer, route=self.route, question=question.text)
+
+
+def knows_only(word: str, script: Script) -> Script:
+    """``script`` for questions that mention ``word``; "I couldn't find this" for the rest."""
+
+    async def answer(question: Question) -> AsyncIterator[Progress]:
+        if word in question.text.lower():
+            async for event in script(question):
+                yield event
+            return
+        yield Done(
+            CitedAnswer.empty("I couldn't find this."), Route.NO_ANSWER, question=question.text
+        )
+
+    return answer

@@ -3,8 +3,7 @@ only when there is an answer; everything else leaves the channel untouched."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
+from bots.testing.answerer import knows_only
 from bots.testing.discord_api import (
     CHANNEL_ID,
     GUILD_ID,
@@ -12,21 +11,14 @@ from bots.testing.discord_api import (
     OTHER_USER,
     FakeDiscord,
 )
-from citations.model import CitedAnswer
-from pipeline.events import Done, Progress, Route
-from pipeline.question import Question, Trigger
+from pipeline.question import Trigger
 from tests.discord.conftest import StartBot, streamed
 
 AUTO = {"channels": {f"discord:*/{CHANNEL_ID}": {"auto_reply": True}}}
 EDIT = r"/channels/\d+/messages/\d+"
 
 
-async def knows_keys_only(question: Question) -> AsyncIterator[Progress]:
-    if "key" in question.text:
-        async for event in streamed(question):
-            yield event
-        return
-    yield Done(CitedAnswer.empty("I couldn't find this."), Route.NO_ANSWER, question=question.text)
+knows_keys_only = knows_only("key", streamed)
 
 
 def is_final(call) -> bool:

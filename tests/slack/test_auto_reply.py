@@ -7,25 +7,17 @@ in and questions over the channel's auto-reply rate all leave the channel untouc
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 from bots.core.limits import MemoryLimiter
 from bots.settings.sections import LimitSettings
-from citations.model import CitedAnswer
-from pipeline.events import Done, Progress, Route
-from pipeline.question import Question, Trigger
+from bots.testing.answerer import knows_only
+from pipeline.question import Trigger
 from tests.slack.conftest import Harness, default_script, mention, message
 
 AUTO = {"channels": {"slack:*/C111": {"auto_reply": True}}}
 SILENT = ("chat.postMessage", "chat.startStream", "chat.update", "assistant.threads.setStatus")
 
 
-async def knows_keys_only(question: Question) -> AsyncIterator[Progress]:
-    if "key" in question.text:
-        async for event in default_script(question):
-            yield event
-        return
-    yield Done(CitedAnswer.empty("I couldn't find this."), Route.NO_ANSWER, question=question.text)
+knows_keys_only = knows_only("key", default_script)
 
 
 def posted_in(h: Harness, thread_ts: str) -> list[str]:
