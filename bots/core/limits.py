@@ -192,17 +192,19 @@ class MemoryLimiter:
     def _prune(self, now: float) -> None:
         # A bucket that has refilled is indistinguishable from one never used.
         limits = self.limits
-        refills = [
-            burst * 60 / per_minute
-            for per_minute, burst in (
-                (limits.user_per_minute, limits.user_burst),
-                (limits.channel_per_minute, limits.channel_burst),
-                (limits.auto_reply_per_minute, limits.auto_reply_burst),
+        refills = {
+            kind: burst * 60 / per_minute if per_minute > 0 else 0.0
+            for kind, per_minute, burst in (
+                ("user", limits.user_per_minute, limits.user_burst),
+                ("channel", limits.channel_per_minute, limits.channel_burst),
+                ("auto", limits.auto_reply_per_minute, limits.auto_reply_burst),
             )
-            if per_minute > 0
-        ]
-        horizon = max(refills, default=0.0)
-        self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < horizon}
+        }
+        self._buckets = {
+            k: v
+            for k, v in self._buckets.items()
+            if now - v[1] < refills.get(k.partition(":")[0], 0.0)
+        }
 
     async def aclose(self) -> None:
         return None

@@ -36,6 +36,7 @@ THANKS = {
 }
 NO_FEEDBACK = "Feedback is not enabled here."
 NOT_SAVED = "Sorry, your feedback could not be saved. Please try again later."
+NO_FORM = "Sorry, the form could not be opened. Your 👎 is saved."
 NO_VOTE = "That answer has no 👎 from you any more, so there is nothing to explain."
 
 
@@ -186,7 +187,7 @@ async def on_reason(
                 )
             except Exception as exc:
                 log.warning("could not open the reason form for %s: %s", answer_id, one_line(exc))
-                await respond(text=NOT_SAVED, response_type="ephemeral", replace_original=True)
+                await respond(text=NO_FORM, response_type="ephemeral", replace_original=True)
             return
         receipt = await adapter.runtime.reason(
             answer_id, user=user, reason=reason, platform="slack"
