@@ -1,5 +1,6 @@
-"""Auto-reply channels on Discord: questions without a mention are answered in a thread,
-only when there is an answer; everything else leaves the channel untouched."""
+"""Per-channel settings on Discord. Auto-reply channels: questions without a mention are
+answered in a thread, only when there is an answer; everything else leaves the channel
+untouched. A name pattern also sets /ask's visibility, scope and persona."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from tests.discord.conftest import StartBot, streamed
 
 AUTO = {"channels": {f"discord:*/{CHANNEL_ID}": {"auto_reply": True}}}
 EDIT = r"/channels/\d+/messages/\d+"
+ORIGINAL = r"/webhooks/1000/[^/]+/messages/@original"
+CALLBACK = r"/interactions/\d+/[^/]+/callback"
 
 
 knows_keys_only = knows_only("key", streamed)
@@ -85,3 +88,22 @@ async def test_a_human_thread_the_bot_is_not_in_is_left_alone(
     await fake.wait_call("PATCH", EDIT, is_final)
     assert [q.place.thread for q in h.answerer.questions] == [None]
     assert not fake.find("POST", r"/channels/4700/messages")
+
+
+async def test_a_channel_pattern_by_name_sets_slash_answers_scope_and_persona(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
+    channels = {
+        "discord:*/#gen*": {"answers": "ephemeral", "persona": "Be brief.", "scope": ["docs"]}
+    }
+    h = await start_bot(root={"channels": channels})
+    await fake.slash("ask", {"question": "keys?"})  # in #general
+    await fake.wait_call("PATCH", ORIGINAL, lambda c: bool(c.json.get("embeds")))
+    (deferred,) = [c.json for c in fake.find("POST", CALLBACK)]
+    assert deferred["type"] == 5 and deferred["data"]["flags"] & 64
+    (asked,) = h.answerer.questions
+    assert (asked.place.channel_name, asked.persona, asked.scope) == (
+        "general",
+        "Be brief.",
+        ("docs",),
+    )
