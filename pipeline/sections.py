@@ -24,6 +24,9 @@ log = logging.getLogger("citebot.pipeline.sections")
 
 _FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
 
+#: the best sources read on (the answer's sentences come mostly from the first few;
+#: each source read on costs its extra sentences' embeddings)
+READ_ON = 3
 #: at most this many chunks are read back before a chunk to reach its open code block
 MAX_BACK = 2
 
@@ -34,9 +37,10 @@ async def read_on(
     scope: Sequence[str] | None,
     *,
     after: int = 1,
+    reach: int = READ_ON,
 ) -> list[Source]:
     """``sources`` with the rest of their section around them; as they are on failure."""
-    urls = [s.url for s in sources if s.origin is Origin.KB and s.locator.start is not None]
+    urls = [s.url for s in sources[:reach] if s.origin is Origin.KB and s.locator.start is not None]
     if store is None or not urls:
         return list(sources)
     try:
@@ -44,14 +48,16 @@ async def read_on(
     except Exception as exc:
         log.warning("cannot read on past the retrieved chunks: %s", one_line(exc))
         return list(sources)
-    return widened(sources, chunks, after=after)
+    return widened(sources, chunks, after=after, reach=reach)
 
 
-def widened(sources: Sequence[Source], chunks: Sequence[Source], *, after: int) -> list[Source]:
-    """Each source joined with the ``after`` chunks that follow it in its section, and
-    with the chunks before it back to the code block it starts inside. A source that
-    overlaps or touches a better one of its section is folded into it (its sentences
-    would be read twice, and a list they share split between them)."""
+def widened(
+    sources: Sequence[Source], chunks: Sequence[Source], *, after: int, reach: int = READ_ON
+) -> list[Source]:
+    """Each of the first ``reach`` sources joined with the ``after`` chunks that follow it
+    in its section, and with the chunks before it back to the code block it starts inside.
+    A source that overlaps or touches a better one of its section is folded into it (its
+    sentences would be read twice, and a list they share split between them)."""
     by_url: dict[str, list[Source]] = defaultdict(list)
     for chunk in chunks:
         if chunk.locator.start is not None and chunk.locator.end is not None:
@@ -59,17 +65,17 @@ def widened(sources: Sequence[Source], chunks: Sequence[Source], *, after: int) 
     for section in by_url.values():
         section.sort(key=lambda c: c.locator.start or 0)
     spans: list[tuple[Source, list[int]]] = []
-    for source in sources:
+    for n, source in enumerate(sources):
         section = by_url.get(source.url, [])
         starts = [c.locator.start for c in section]
         if source.locator.start not in starts:
             spans.append((source, []))
             continue
-        i = starts.index(source.locator.start)
-        first = i
-        while first > 0 and i - first < MAX_BACK and _open_fence_before(section, first):
-            first -= 1
-        last = min(len(section) - 1, i + after)
+        i = first = last = starts.index(source.locator.start)
+        if n < reach:
+            while first > 0 and i - first < MAX_BACK and _open_fence_before(section, first):
+                first -= 1
+            last = min(len(section) - 1, i + after)
         for kept, span in spans:
             if span and kept.url == source.url and first <= span[1] + 1 and last >= span[0] - 1:
                 span[0], span[1] = min(span[0], first), max(span[1], last)

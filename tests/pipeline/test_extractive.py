@@ -145,6 +145,8 @@ def test_a_chunk_is_read_on_into_the_next_and_back_to_its_open_code_block() -> N
     [both] = widened([hit, chunks[2]], chunks, after=1)
     assert both.id == hit.id and both.text.startswith(wide.text)
     assert both.text.endswith("Lower values compress faster.")
+    # only the best sources are read on: each costs its extra sentences' embeddings
+    assert widened([hit], chunks, after=1, reach=0) == [hit]
     # other sections and web sources are left as they are
     web = source("Some web page text.", 9)
     assert widened([web], chunks, after=1) == [web]
