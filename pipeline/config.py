@@ -42,8 +42,10 @@ class PipelineSettings(BaseModel):
     """support the best passage needs before the knowledge base answers (see pipeline/evidence.py)"""
     evidence_coverage_weight: float = Field(0.5, ge=0, le=2)
     """weight of the IDF-weighted share of the question's terms a passage contains"""
-    evidence_unknown_weight: float = Field(0.5, ge=0, le=2)
+    evidence_unknown_weight: float = Field(0.7, ge=0, le=2)
     """weight of the question's terms that no chunk of the knowledge base contains"""
+    evidence_word_factor: float = Field(0.5, ge=0, le=1)
+    """share of that weight for an unknown everyday word (a name, acronym or number counts in full)"""
     closest_match: bool = False
     """after "I couldn't find this", name the closest passage (no footnote, no claim)"""
     history_tokens: int = Field(1500, ge=0)

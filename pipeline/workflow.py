@@ -39,7 +39,7 @@ from pipeline.attachments import ATTACHED, attachment_hits, skipped_notes
 from pipeline.config import PipelineSettings
 from pipeline.errors import one_line, scrub
 from pipeline.events import Done, Route
-from pipeline.evidence import Lexicon, Lexicons, evidence, question_terms, support
+from pipeline.evidence import Lexicon, Lexicons, asked, evidence, support
 from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE, Pick, extract
 from pipeline.followup import condense_offline
 from pipeline.graders import EmbeddingGrader, LLMGrader
@@ -367,7 +367,7 @@ class CitebotWorkflow(Workflow):
                 )
             grader = self.embedding_grader
             grades = await self.embedding_grader.grade(question, texts)
-        supports = await self._support(question, ev.hits, grades)
+        supports, carries = await self._support(question, ev.hits, grades, own=run.question.text)
         note = {"note": self.grader_note} if self.grader_note else {}
         run.trace(
             "grade",
@@ -375,18 +375,27 @@ class CitebotWorkflow(Workflow):
             ms=clock.ms,
             grades=[round(g, 4) for g in grades],
             support=[round(s, 4) for s in supports],
+            **(
+                {"lacking": [i for i, c in enumerate(carries) if not c]} if not all(carries) else {}
+            ),
             grader=grader.name,
             graded=len(texts),
             **note,
         )
         return GradedEvent(
-            query=ev.query, hits=ev.hits, grades=list(grades), support=supports, run=run
+            query=ev.query,
+            hits=ev.hits,
+            grades=list(grades),
+            support=supports,
+            carries=carries,
+            run=run,
         )
 
     async def _support(
-        self, question: str, hits: Sequence[Hit], grades: Sequence[float]
-    ) -> list[float]:
-        """Each hit's grade plus its lexical evidence (pipeline/evidence.py)."""
+        self, question: str, hits: Sequence[Hit], grades: Sequence[float], *, own: str
+    ) -> tuple[list[float], list[bool]]:
+        """Each hit's grade plus its lexical evidence (pipeline/evidence.py), and whether it
+        has the numbers and quoted names of ``own``, the asker's words."""
         passages = [f"{hit.source.title}\n{hit.source.text}" for hit in hits]
         lexicon = await self.lexicons.get() or Lexicon.build(passages)
         attached = [p for hit, p in zip(hits, passages, strict=True) if hit.collection == ATTACHED]
@@ -394,16 +403,19 @@ class CitebotWorkflow(Workflow):
             # words the asker's own file contains are known words, not the mark of a
             # question the knowledge base was never about
             lexicon = lexicon.including(attached)
-        wanted = question_terms(question)
-        return [
+        wanted = asked(question, own=own)
+        found = [evidence(wanted, passage, lexicon) for passage in passages]
+        supports = [
             support(
                 grade,
-                evidence(wanted, passage, lexicon),
+                e,
                 coverage_weight=self.settings.evidence_coverage_weight,
                 unknown_weight=self.settings.evidence_unknown_weight,
+                word_factor=self.settings.evidence_word_factor,
             )
-            for grade, passage in zip(grades, passages, strict=True)
+            for grade, e in zip(grades, found, strict=True)
         ]
+        return supports, [e.carries for e in found]
 
     @step
     async def decide(
@@ -423,7 +435,9 @@ class CitebotWorkflow(Workflow):
             # question". An LLM's grade already judges that, so the evidence only settles an
             # ambiguous grade when no web search can add to the knowledge base.
             threshold = self.settings.evidence_threshold
-            strongest = max(ev.support)
+            carrying = [s for s, c in zip(ev.support, self._carries(ev), strict=True) if c]
+            # no passage with the question's numbers and quoted names: nothing can carry it
+            strongest = max(carrying, default=-1.0)
             data["support"] = round(strongest, 4)
             data["evidence_threshold"] = threshold
             kb_alone = self._web(run) is None or run.web_used
@@ -437,7 +451,11 @@ class CitebotWorkflow(Workflow):
         kept = [] if verdict == "incorrect" else self._kept(ev, floor, not judged_by_llm)
         data["kept"] = len(kept)
         if unsupported:
-            data["evidence"] = "no passage speaks to the question's terms"
+            data["evidence"] = (
+                "no passage speaks to the question's terms"
+                if any(self._carries(ev))
+                else "no passage has the question's numbers or quoted names"
+            )
         web_off = self._web(run) is None
         if web_off:
             data["web"] = self._web_off_reason(run)
@@ -475,8 +493,16 @@ class CitebotWorkflow(Workflow):
         if not ev.support or not by_support:
             return kept_sources(ev.hits, ev.grades, floor)
         least = self.settings.evidence_threshold - KEEP_MARGIN
-        ranked = sorted(zip(ev.hits, ev.grades, ev.support, strict=True), key=lambda t: -t[2])
-        return [hit.source for hit, grade, s in ranked if grade >= floor and s >= least]
+        # the passage that carries the answer comes first; others may add to it
+        ranked = sorted(
+            zip(ev.hits, ev.grades, ev.support, self._carries(ev), strict=True),
+            key=lambda t: (not t[3], -t[2]),
+        )
+        return [hit.source for hit, grade, s, _ in ranked if grade >= floor and s >= least]
+
+    @staticmethod
+    def _carries(ev: GradedEvent) -> list[bool]:
+        return ev.carries or [True] * len(ev.support)
 
     def _not_found(self, ev: GradedEvent, text: str) -> str:
         """``text``, and with ``closest_match`` on, the closest passage's title, unlinked."""

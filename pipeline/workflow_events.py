@@ -36,6 +36,8 @@ class GradedEvent(Event):
     grades: list[float]
     #: grade plus lexical evidence per hit (pipeline/evidence.py); empty when not computed
     support: list[float] = Field(default_factory=list)
+    #: per hit, whether it has the question's numbers and quoted names (empty: all do)
+    carries: list[bool] = Field(default_factory=list)
     run: RunState
 
 

@@ -28,25 +28,36 @@ DEVSET = Path(__file__).parents[1] / "devset"
 URL_BASE = "https://www.starlette.io/"
 
 
-@pytest.fixture(scope="module")
-def devset_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
-    data_dir = tmp_path_factory.mktemp("devset")
+def ingest_devset(folder: Path, url_base: str, data_dir: Path) -> KnowledgeStore:
+    """A store of ``folder/docs``, every page ingested (shared with test_devset2_eval)."""
     kb = open_lancedb(data_dir, StoreSettings(), MiniLMEmbedding())
     report = Ingestor(kb, data_dir, progress=False).ingest(
-        read_folder(DEVSET / "docs", url_base=URL_BASE), source="devset"
+        read_folder(folder / "docs", url_base=url_base), source=folder.name
     )
-    assert report.added == len(list((DEVSET / "docs").glob("*.md")))
+    assert report.added == len(list((folder / "docs").glob("*.md")))
+    return kb
+
+
+def eval_devset(
+    folder: Path, store: KnowledgeStore, embedder: Embedder, settings: PipelineSettings
+) -> Report:
+    """``citebot eval`` of ``folder/questions.yaml``, offline."""
+    pipeline = Pipeline(store, embedder=embedder, llm=None, web=None, settings=settings)
+    cases = parse_cases((folder / "questions.yaml").read_text(encoding="utf-8"), fmt="yaml")
+    retrieval = RetrievalCheck(store, top_k=settings.top_k)
+    return asyncio.run(run_eval(cases, pipeline.answer, retrieval=retrieval))
+
+
+@pytest.fixture(scope="module")
+def devset_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
+    kb = ingest_devset(DEVSET, URL_BASE, tmp_path_factory.mktemp("devset"))
     yield kb
     kb.close()
 
 
 @pytest.fixture(scope="module")
 def devset_report(devset_store: KnowledgeStore, embedder: Embedder) -> Report:
-    settings = PipelineSettings()
-    pipeline = Pipeline(devset_store, embedder=embedder, llm=None, web=None, settings=settings)
-    cases = parse_cases((DEVSET / "questions.yaml").read_text(encoding="utf-8"), fmt="yaml")
-    retrieval = RetrievalCheck(devset_store, top_k=settings.top_k)
-    return asyncio.run(run_eval(cases, pipeline.answer, retrieval=retrieval))
+    return eval_devset(DEVSET, devset_store, embedder, PipelineSettings())
 
 
 def test_the_devset_is_big_enough_and_labelled() -> None:
@@ -64,12 +75,13 @@ def test_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     devset_report: Report,
 ) -> None:
     # Measured when set (offline, MiniLM): hit@6 98%, cited right 90%, fact stated 86.7%,
-    # 18/20 uncovered and 5/5 off-topic clean. Before the evidence check: 83%, 68%, 0/20, 3/5;
-    # before extraction read on past the chunk and showed code: 90%, 71.7%.
+    # 20/20 uncovered and 5/5 off-topic clean (18/20 before numbers had to be in the cited
+    # passage). Before the evidence check: 83%, 68%, 0/20, 3/5; before extraction read on
+    # past the chunk and showed code: 90%, 71.7%.
     m = devset_report.metrics()
     table = devset_report.table()
     assert m["hit_at_k"] >= 0.95, table
     assert m["cited_right"] >= 0.88, table
     assert m["fact_stated"] >= 0.85, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.8, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.9, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

@@ -116,11 +116,12 @@ def test_citebot_eval_runs_the_samples_file_with_thresholds(
     report = json.loads(result.stdout)
     m = report["metrics"]
     assert m["questions"] >= 15
-    # measured when set: cited right 83%, fact stated 83%, every no-answer clean (both
-    # "undo it" follow-ups reach the undoing section; before pipeline/followup.py: 75%, 67%)
+    # measured when set: cited right 92%, fact stated 92%, every no-answer clean (both
+    # "undo it" follow-ups reach the undoing section; before pipeline/followup.py: 75%, 67%;
+    # before unknown everyday words weighed half of unknown names: 83%, 83%)
     assert m["hit_at_k"] == 1.0, report["misses"]
-    assert m["cited_right"] >= 0.8, report["misses"]
-    assert m["fact_stated"] >= 0.8, report["misses"]
+    assert m["cited_right"] >= 0.9, report["misses"]
+    assert m["fact_stated"] >= 0.9, report["misses"]
     assert m["no_answer_recall"] == 1.0, report["misses"]
     pto = next(r for r in report["results"] if r["question"] == "What is our PTO policy?")
     assert pto["route"] == "no_answer" and not pto["cited"]

@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citations.model import Source
-from pipeline.evidence import Lexicon, Lexicons, evidence, question_terms, split_code, stem, terms
+from pipeline.evidence import (
+    Lexicon,
+    Lexicons,
+    asked,
+    evidence,
+    question_terms,
+    split_code,
+    stem,
+    support,
+    terms,
+)
 from pipeline.extractive import extract
 from pipeline.graders import EmbeddingGrader
 
@@ -41,6 +51,41 @@ def test_a_term_no_chunk_has_weighs_against_the_passage() -> None:
     missing = evidence(question_terms("how do I deploy cookies to Cloud Run?"), CORPUS[0], lexicon)
     assert covered.unknown == 0 and covered.coverage > 0.5
     assert missing.unknown > 0.5 and missing.coverage < covered.coverage
+
+
+def test_a_number_or_quoted_name_must_be_in_the_passage_itself() -> None:
+    lexicon = Lexicon.build([*CORPUS, "Requests time out after 30 seconds."])
+    # "30" is in the store, but not in the passage that would be cited
+    assert not evidence(
+        asked("slow requests: time out after 30 seconds?"), CORPUS[1], lexicon
+    ).carries
+    assert evidence(asked("time out after 30 seconds?"), "It stops after 30 s.", lexicon).carries
+    assert asked("version it like /v1 and /v2, 1,000 times?").musts == ("v1", "v2", "1000")
+    assert asked('how do I use "max_age"?').musts == ("max", "age")
+    assert evidence(asked('how do I use "max_age"?'), CORPUS[1], lexicon).carries
+    assert not evidence(asked("is `set_cookie` async?"), CORPUS[0], lexicon).carries
+    # a one-digit number is too common to require ("2 weeks", "HTTP/2")
+    assert asked("is HTTP/2 supported for 2 weeks?").musts == ()
+
+
+def test_only_the_askers_own_numbers_must_match_not_the_threads() -> None:
+    condensed = asked(
+        "and how do I undo it? endpoint answers 410 Gone", own="and how do I undo it?"
+    )
+    assert condensed.musts == () and "410" in condensed.terms
+
+
+def test_an_unknown_name_weighs_more_than_an_unknown_everyday_word() -> None:
+    lexicon = Lexicon.build(CORPUS)
+    name = evidence(asked("can I keep the cookies in Redis?"), CORPUS[0], lexicon)
+    word = evidence(asked("can I keep the cookies in redis?"), CORPUS[0], lexicon)
+    assert name.unknown_names > 0 and name.unknown_words == 0
+    assert word.unknown_names == 0 and word.unknown_words == name.unknown_names
+    weights = {"coverage_weight": 0.5, "unknown_weight": 0.7, "word_factor": 0.5}
+    assert support(0.9, word, **weights) > support(0.9, name, **weights)
+    # sentence starts, "I" and acronyms: capitals inside a word or a sentence mark a name
+    names = asked("Where is Redis? Where do I use SQLite, says I. Where? PTO.").names
+    assert names == {stem("redis"), stem("sqlite"), stem("pto")}
 
 
 def test_terms_found_only_in_code_count_half() -> None:

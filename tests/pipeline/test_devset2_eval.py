@@ -1,0 +1,53 @@
+"""A second development set (Click's docs, ``tests/devset2``): the evidence check was fitted
+on Starlette's docs, so it is measured here on documentation it was not tuned on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from connectors.knowledge.store import KnowledgeStore
+from pipeline.config import PipelineSettings
+from pipeline.evaluation import Report, parse_cases
+from pipeline.ports import Embedder
+from tests.pipeline.test_devset_eval import eval_devset, ingest_devset
+
+DEVSET2 = Path(__file__).parents[1] / "devset2"
+URL_BASE = "https://click.palletsprojects.com/en/stable/"
+
+
+@pytest.fixture(scope="module")
+def devset2_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
+    kb = ingest_devset(DEVSET2, URL_BASE, tmp_path_factory.mktemp("devset2"))
+    yield kb
+    kb.close()
+
+
+@pytest.fixture(scope="module")
+def devset2_report(devset2_store: KnowledgeStore, embedder: Embedder) -> Report:
+    return eval_devset(DEVSET2, devset2_store, embedder, PipelineSettings())
+
+
+def test_the_second_devset_is_labelled_and_licensed() -> None:
+    cases = parse_cases((DEVSET2 / "questions.yaml").read_text(encoding="utf-8"), fmt="yaml")
+    assert len([c for c in cases if c.expect == "answer"]) >= 15
+    assert len([c for c in cases if c.kind == "uncovered"]) >= 10
+    assert (DEVSET2 / "LICENSE.txt").is_file()
+
+
+@pytest.mark.timeout(600)
+def test_second_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
+    devset2_report: Report,
+) -> None:
+    # Measured when set (offline, MiniLM): hit@6 100%, cited right 79%, fact stated 53%,
+    # 9/11 uncovered and 2/2 off-topic clean; the same before the per-passage evidence
+    # (a different uncovered question leaked: "YAML" before, "async" after).
+    m = devset2_report.metrics()
+    table = devset2_report.table()
+    assert m["hit_at_k"] >= 0.95, table
+    assert m["cited_right"] >= 0.75, table
+    assert m["fact_stated"] >= 0.45, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.8, table
+    assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
