@@ -119,14 +119,17 @@ async def extract(
     if not ranked or ranked[0].score < floor:
         return "", []
     log.debug("extract: %s", [(round(p.score, 3), p.source_rank, p.text[:60]) for p in ranked[:8]])
-    picked = _Picked(ranked, sources, read, limit=limit, floor=floor, lexicon=lexicon)
+    how_to = is_how_to(question)
+    picked = _Picked(
+        ranked, sources, read, limit=limit, floor=floor, lexicon=lexicon, how_to=how_to
+    )
     picked.read_around(ranked[0])
     for pick in ranked[1:]:
         if picked.full or pick.score < floor:
             break
         picked.add(pick)
     if not any(p.kind == "code" for p in picked.chosen):
-        if is_how_to(question):
+        if how_to:
             picked.show_code(ranked[0], set(wanted))
         else:
             picked.show_signature(ranked[0], set(wanted))
@@ -152,7 +155,9 @@ class _Picked:
         limit: int,
         floor: float,
         lexicon: Lexicon | None,
+        how_to: bool,
     ) -> None:
+        self.how_to = how_to
         self.lexicon = lexicon
         self.texts = [source.text for source in sources]
         self.limit = limit
@@ -187,7 +192,9 @@ class _Picked:
         at = next(i for i, u in enumerate(order) if u.start == lead.start)
         following = order[at + 1 :]
         if following and following[0].kind == "code":
-            if _short(following[0].text):
+            # another section's example is noise unless the question asks how to do it
+            home = not self.chosen or lead.source_rank == self.chosen[0].source_rank
+            if _short(following[0].text) and (home or self.how_to):
                 self.add(_unit_pick(lead, following[0]), counts=False)
             return
         for unit in following[:LIST_ITEMS]:
