@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 __all__ = ["scope_for"]
 
 Scope = tuple[str, ...] | None
+#: ``scopes`` key suffix for a workspace's direct conversations (channel ids are upper case)
+DMS = "dm"
 
 
 def scope_for(
@@ -27,8 +29,9 @@ def scope_for(
 ) -> Scope:
     """Collections ``place`` may search; ``None`` means every collection.
 
-    A direct conversation (DM or group DM) gets ``dm_scope``; a channel (public
-    or private) gets the ``scope`` of its most specific ``channels`` pattern
+    A direct conversation (DM or group DM) gets its workspace's ``scopes`` entry
+    ``platform:WORKSPACE/dm``, else ``dm_scope``; a channel (public or private)
+    gets the ``scope`` of its most specific ``channels`` pattern
     (:mod:`bots.core.channels`), else its most specific ``access.scopes`` entry:
     channel in its workspace, channel in any workspace, then the workspace or
     guild. Whatever has no entry gets ``default_scope``. ``trigger`` only
@@ -36,6 +39,10 @@ def scope_for(
     from a test or a script is a DM).
     """
     if place.kind.direct or trigger is Trigger.DM:
+        # a workspace installed by OAuth may keep its own DMs (and assistant threads) apart
+        team_dms = f"{place.platform}:{place.workspace}/{DMS}"
+        if place.workspace and team_dms in access.scopes:
+            return tuple(access.scopes[team_dms])
         return tuple(access.dm_scope) if access.dm_scope is not None else _default(access)
     if channels is not None:
         scope = channels.config_for(place).scope

@@ -66,6 +66,8 @@ CONVENTIONAL_ENV: dict[str, tuple[str, str]] = {
     "SLACK_BOT_TOKEN": ("slack", "bot_token"),
     "SLACK_SIGNING_SECRET": ("slack", "signing_secret"),
     "SLACK_APP_TOKEN": ("slack", "app_token"),
+    "SLACK_CLIENT_ID": ("slack", "client_id"),
+    "SLACK_CLIENT_SECRET": ("slack", "client_secret"),
     "DISCORD_TOKEN": ("discord", "token"),
     "TAVILY_API_KEY": ("web", "tavily_api_key"),
 }

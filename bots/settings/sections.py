@@ -50,6 +50,43 @@ class SlackSettings(BaseModel):
     public_url: str | None = Field(
         None, description="the HTTPS base Slack reaches in HTTP mode, for the manifest"
     )
+    assistant: bool = False
+    """the assistant panel (Agents & AI Apps): answer in assistant threads; the manifest enables it"""
+    assistant_prompts: list[str] = Field(
+        default_factory=lambda: [
+            "What can you answer?",
+            "Where do I start?",
+            "What changed recently?",
+        ],
+        max_length=4,
+        description="suggested prompts shown when an assistant thread opens (Slack shows up to 4)",
+    )
+    client_id: str | None = Field(
+        None,
+        description="OAuth client id: install to many workspaces through /slack/install "
+        "(HTTP mode, instead of bot_token)",
+    )
+    client_secret: SecretStr | None = None
+    """OAuth client secret (secret)"""
+    state_secret: SecretStr | None = Field(
+        None,
+        description="signs OAuth states so any replica can finish an install (secret); "
+        "unset: states are kept once-only in the data dir",
+    )
+    oauth_scopes: list[str] | None = Field(
+        None, description="bot scopes asked for at install (unset: the manifest's)"
+    )
+    install_path: str = "/slack/install"
+    """where a browser starts an OAuth install"""
+    redirect_path: str = "/slack/oauth_redirect"
+    """the OAuth redirect path (add public_url + it to the app's redirect URLs)"""
+    authorize_url: str = "https://slack.com/oauth/v2/authorize"
+    """Slack's OAuth consent page (tests point it at a fake)"""
+    install_database: SecretStr | None = Field(
+        None,
+        description="SQLAlchemy async URL of a shared installation store, e.g. "
+        "postgresql+asyncpg://… (secret); unset: SQLite in the data dir",
+    )
 
     @field_validator("api_url")
     @classmethod
@@ -57,10 +94,15 @@ class SlackSettings(BaseModel):
         # slack-sdk joins method names with urljoin, which drops a last path segment
         return value if value.endswith("/") else value + "/"
 
-    @field_validator("slash_command")
+    @field_validator("slash_command", "install_path", "redirect_path")
     @classmethod
     def _leading_slash(cls, value: str) -> str:
         return value if value.startswith("/") else "/" + value
+
+    @property
+    def oauth(self) -> bool:
+        """Installed through OAuth (a token per workspace) rather than with one bot token."""
+        return self.client_id is not None
 
 
 class DiscordSettings(BaseModel):

@@ -30,12 +30,21 @@ from aiohttp import WSMsgType, web
 from bots.testing import slack_rules
 from bots.testing.slack_rules import block_texts
 from bots.testing.slack_views import Interactivity
+from bots.testing.slack_workspaces import DEFAULT, Workspaces, bearer
 
-TEAM = "T111"
-BOT_USER = "UBOT"
-BOT_ID = "BBOT"
+TEAM = DEFAULT.team_id
+BOT_USER = DEFAULT.bot_user_id
+BOT_ID = DEFAULT.bot_id
 
-_JSON_FIELDS = ("blocks", "chunks", "loading_messages", "attachments", "metadata", "view")
+_JSON_FIELDS = (
+    "blocks",
+    "chunks",
+    "loading_messages",
+    "attachments",
+    "metadata",
+    "view",
+    "prompts",
+)
 
 
 @dataclass
@@ -44,6 +53,11 @@ class Call:
     params: dict[str, Any]
     headers: dict[str, str]
     at: float = field(default_factory=time.monotonic)
+
+    @property
+    def token(self) -> str | None:
+        """The bearer token the call was made with."""
+        return bearer(self.headers.get("Authorization"))
 
 
 @dataclass
@@ -56,6 +70,8 @@ class Message:
     blocks: list[dict[str, Any]] = field(default_factory=list)
     streaming: bool = False
     edits: int = 0
+    token: str | None = None
+    """the bot token that posted it (each workspace has its own)"""
 
     @property
     def visible_text(self) -> str:
@@ -90,6 +106,8 @@ class FakeSlack:
         #: file id → bytes served at its url_private_download; see :meth:`share_file`
         self.files: dict[str, bytes] = {}
         self.downloads: list[tuple[str, str | None]] = []
+        #: workspaces, their bot tokens and the OAuth app (``slack_workspaces``)
+        self.workspaces = Workspaces()
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -97,6 +115,7 @@ class FakeSlack:
         app = web.Application()
         app.router.add_get("/link", self._socket)
         app.router.add_get("/_calls", self._calls)
+        app.router.add_get("/oauth/v2/authorize", self._authorize)
         app.router.add_route("*", "/response/{rest:.*}", self._response_url)
         app.router.add_get("/files-pri/{file_id}/{name}", self._file_download)
         app.router.add_route("*", "/{method}", self._api)
@@ -155,6 +174,34 @@ class FakeSlack:
             page = "<!DOCTYPE html><html><body>Sign in to Slack</body></html>"
             return web.Response(text=page, content_type="text/html")
         return web.Response(body=data, content_type="application/octet-stream")
+
+    def assistant_thread_started(
+        self,
+        *,
+        user: str,
+        channel: str = "D0ASSIST",
+        team: str = TEAM,
+        viewing: str | None = None,
+    ) -> dict[str, Any]:
+        """Open an assistant thread as Slack does when a user opens the app's panel: the
+        ``assistant_thread_started`` event to deliver (signed over HTTP, or ``socket_send``).
+        The thread is known to ``conversations.replies`` from then on; ``viewing`` is the
+        channel the user has open next to the panel."""
+        thread_ts = self.next_ts()
+        app = self.workspaces.workspace(team)
+        # the thread's root is the app's, as every assistant thread is opened by the app
+        root = {"user": app.bot_user_id, "bot_id": app.bot_id, "text": "", "ts": thread_ts}
+        self.threads[(channel, thread_ts)] = [{**root, "thread_ts": thread_ts}]
+        return {
+            "type": "assistant_thread_started",
+            "assistant_thread": {
+                "user_id": user,
+                "context": {"channel_id": viewing, "team_id": team, "enterprise_id": None},
+                "channel_id": channel,
+                "thread_ts": thread_ts,
+            },
+            "event_ts": thread_ts,
+        }
 
     def response_url(self, name: str = "cmd") -> str:
         return f"{self.base_url}response/{name}"
@@ -268,22 +315,46 @@ class FakeSlack:
         warned = slack_rules.warnings(params)
         if warned:
             params["text"] = params["text"][: slack_rules.MESSAGE_TEXT]
-        body = self.respond(method, params)
+        authorization = request.headers.get("Authorization")
+        if method == "oauth.v2.access":
+            body = self.workspaces.access(params, authorization)
+        elif method == "auth.test":
+            body = self._auth_test(bearer(authorization))
+        else:
+            body = self.respond(method, params)
+            posted = self.messages.get(str(body.get("ts", "")))
+            if method in ("chat.postMessage", "chat.startStream") and posted is not None:
+                posted.token = bearer(authorization)
         if warned and body.get("ok"):
             body["warning"] = ",".join(warned)
         async with self._changed:
             self._changed.notify_all()
         return web.json_response(body)
 
+    def _auth_test(self, token: str | None) -> dict[str, Any]:
+        found = self.workspaces.of_token(token)
+        if isinstance(found, dict):
+            return found
+        return {
+            "ok": True,
+            "url": f"https://{found.team_id.lower()}.slack.com/",
+            "team": found.name,
+            "team_id": found.team_id,
+            "user_id": found.bot_user_id,
+            "bot_id": found.bot_id,
+            "user": "citebot",
+            "is_enterprise_install": False,
+        }
+
+    async def _authorize(self, request: web.Request) -> web.Response:
+        """Slack's consent page: approves at once and sends the browser back with a code."""
+        status, where = self.workspaces.authorize(dict(request.query))
+        await self._record("oauth/v2/authorize", request)
+        if status == 302:
+            raise web.HTTPFound(where)
+        return web.Response(status=status, text=where)
+
     def respond(self, method: str, p: dict[str, Any]) -> dict[str, Any]:
-        if method == "auth.test":
-            return {
-                "ok": True,
-                "team_id": TEAM,
-                "user_id": BOT_USER,
-                "bot_id": BOT_ID,
-                "user": "citebot",
-            }
         if method == "apps.connections.open":
             return {"ok": True, "url": self.base_url.replace("http", "ws", 1) + "link"}
         if method in ("chat.postMessage", "chat.startStream"):

@@ -13,6 +13,9 @@ Every number here is Slack's own, with the page it comes from:
 - ``markdown_text`` 12,000 characters: docs.slack.dev/reference/methods/chat.startStream;
 - message ``text`` over 40,000 characters is truncated with the warning ``message_truncated``:
   api.slack.com/changelog/2018-04-truncating-really-long-messages;
+- at most four suggested prompts, each with a ``title`` and a ``message``:
+  docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts (``thread_ts`` is
+  optional there); at most 10 ``loading_messages``: docs.slack.dev/reference/methods/assistant.threads.setStatus;
 - about 13,000 characters of block text in one message answer ``msg_blocks_too_long``
   even under every per-block limit (observed, github.com/slackapi/bolt-js/issues/2509).
 """
@@ -27,7 +30,7 @@ METHODS: dict[str, tuple[str, ...]] = {
     "auth.test": (),
     "apps.connections.open": (),
     "assistant.threads.setStatus": ("channel_id", "thread_ts", "status"),
-    "assistant.threads.setSuggestedPrompts": ("channel_id", "thread_ts", "prompts"),
+    "assistant.threads.setSuggestedPrompts": ("channel_id", "prompts"),
     "assistant.threads.setTitle": ("channel_id", "thread_ts", "title"),
     "chat.postMessage": ("channel",),
     "chat.postEphemeral": ("channel", "user"),
@@ -40,6 +43,8 @@ METHODS: dict[str, tuple[str, ...]] = {
     "conversations.replies": ("channel", "ts"),
     "conversations.history": ("channel",),
     "conversations.info": ("channel",),
+    # the client credentials may travel in HTTP Basic auth instead (slack_workspaces checks them)
+    "oauth.v2.access": (),
     "reactions.add": ("channel", "name", "timestamp"),
     "users.info": ("user",),
     "views.open": ("trigger_id", "view"),
@@ -59,6 +64,8 @@ BLOCK_ID = 255
 MARKDOWN_BLOCKS_TOTAL = 12_000
 MARKDOWN_TEXT = 12_000
 MESSAGE_TEXT = 40_000
+SUGGESTED_PROMPTS = 4
+LOADING_MESSAGES = 10
 BLOCKS_TEXT_OBSERVED = 13_000
 
 BLOCK_TYPES = frozenset(
@@ -102,6 +109,10 @@ def rejected(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
         params.get(k) for k in ("text", "blocks", "attachments", "markdown_text")
     ):
         return error("no_text")
+    if method.startswith("assistant.threads."):
+        problem = _assistant(method, params)
+        if problem is not None:
+            return problem
     markdown = params.get("markdown_text")
     if isinstance(markdown, str) and len(markdown) > MARKDOWN_TEXT:
         return error("msg_too_long")
@@ -112,6 +123,33 @@ def rejected(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
     blocks = params.get("blocks")
     if blocks is not None:
         return _blocks(blocks)
+    return None
+
+
+def _assistant(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
+    prompts = params.get("prompts")
+    if prompts is not None:
+        if not isinstance(prompts, list) or not 1 <= len(prompts) <= SUGGESTED_PROMPTS:
+            return error(
+                "invalid_arguments", f"[ERROR] between 1 and {SUGGESTED_PROMPTS} prompts allowed"
+            )
+        for i, prompt in enumerate(prompts):
+            if not (
+                isinstance(prompt, dict)
+                and isinstance(prompt.get("title"), str)
+                and prompt["title"]
+                and isinstance(prompt.get("message"), str)
+                and prompt["message"]
+            ):
+                return error(
+                    "invalid_arguments", f"[ERROR] prompts/{i} needs a title and a message"
+                )
+    loading = params.get("loading_messages")
+    if loading is not None and (not isinstance(loading, list) or len(loading) > LOADING_MESSAGES):
+        return error("invalid_arguments", f"[ERROR] at most {LOADING_MESSAGES} loading_messages")
+    title = params.get("title")
+    if method == "assistant.threads.setTitle" and not (isinstance(title, str) and title.strip()):
+        return error("invalid_arguments", "[ERROR] title must not be empty")
     return None
 
 

@@ -15,6 +15,7 @@ ACCESS = AccessSettings(
         "slack:*/C2": ["c2-anywhere"],
         "slack:T1": ["workspace"],
         "discord:G1": ["guild"],
+        "slack:T2/dm": ["team2-dms"],
     },
     dm_scope=["dm"],
     default_scope=["default"],
@@ -37,6 +38,11 @@ ACCESS = AccessSettings(
         (Place("slack", "T1", "C1", kind=PlaceKind.DM), ("dm",)),  # the place, not its entry
         (Place("slack", "T1", "C1", kind=PlaceKind.GROUP_DM), ("dm",)),
         (Place("cli"), ("default",)),
+        # a workspace's own DM entry (one installed by OAuth, say) before dm_scope
+        (Place("slack", "T2", "D1", kind=PlaceKind.DM), ("team2-dms",)),
+        (Place("slack", "T2", "C1", kind=PlaceKind.GROUP_DM), ("team2-dms",)),
+        (Place("slack", "T3", "D1", kind=PlaceKind.DM), ("dm",)),
+        (Place("discord", "T2", "D1", kind=PlaceKind.DM), ("dm",)),
     ],
 )
 def test_each_place_gets_its_most_specific_scope(place: Place, expected: tuple[str, ...]) -> None:

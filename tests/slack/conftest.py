@@ -92,15 +92,17 @@ async def wait_until_serving(
                 await asyncio.sleep(0.1)  # polling a port that is not open yet
 
 
-def envelope(event: dict[str, Any], event_id: str) -> dict[str, Any]:
+def envelope(
+    event: dict[str, Any], event_id: str, *, team: str = TEAM, bot_user: str = BOT_USER
+) -> dict[str, Any]:
     return {
         "token": "legacy",
-        "team_id": TEAM,
+        "team_id": team,
         "api_app_id": "A111",
         "type": "event_callback",
         "event_id": event_id,
         "event_time": 1_700_000_000,
-        "authorizations": [{"team_id": TEAM, "user_id": BOT_USER, "is_bot": True}],
+        "authorizations": [{"team_id": team, "user_id": bot_user, "is_bot": True}],
         "event": event,
     }
 
@@ -165,14 +167,14 @@ class Harness:
         *,
         event_id: str | None = None,
         headers: dict[str, str] | None = None,
+        team: str = TEAM,
         **signing: Any,
     ) -> tuple[int, str, float]:
         if event_id is None:
             self._ids += 1
             event_id = f"Ev{self._ids:06d}"
-        return await self.post(
-            json.dumps(envelope(event, event_id)), "application/json", headers, **signing
-        )
+        wrapped = envelope(event, event_id, team=team)
+        return await self.post(json.dumps(wrapped), "application/json", headers, **signing)
 
     async def command(
         self, text: str, *, channel: str = "C111", user: str = "U222", name: str | None = None

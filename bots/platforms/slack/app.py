@@ -9,13 +9,16 @@ from slack_bolt import BoltResponse
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_bolt.middleware.async_middleware import AsyncMiddleware
+from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bots.settings.sections import SlackSettings
 
 from . import listeners
+from .assistant import build_assistant
 from .feedback import ACTION_ID, REASON_VIEW, WHY_ACTION
+from .installation import add_uninstall_listeners
 from .ports import ADAPTER, SlackAdapter
 
 #: Bolt copies a level onto the logger named after the app on every request;
@@ -55,19 +58,33 @@ class AttachAdapter(AsyncMiddleware):
         return await next()
 
 
-def build_app(adapter: SlackAdapter, settings: SlackSettings, client: AsyncWebClient) -> AsyncApp:
+def build_app(
+    adapter: SlackAdapter,
+    settings: SlackSettings,
+    client: AsyncWebClient,
+    oauth: AsyncOAuthSettings | None = None,
+) -> AsyncApp:
+    """With ``oauth``, each request is authorized with its workspace's installed token
+    (listeners get it in their ``client``); without, ``client``'s one token serves all."""
     http = settings.mode == "http"
     secret = settings.signing_secret
+    logger = _bolt_logger()
     app = AsyncApp(
         client=client,
         signing_secret=secret.get_secret_value() if secret else None,
         request_verification_enabled=http,
         process_before_response=False,
+        oauth_settings=oauth,
         name=BOLT_LOGGER,
-        logger=_bolt_logger(),
+        logger=logger,
     )
     app.use(AttachAdapter(adapter))
     app.use(listeners.skip_redeliveries)
+    if oauth is not None:
+        add_uninstall_listeners(app, oauth.installation_store)
+    if settings.assistant:
+        # before the message listener: a message in an assistant thread is the assistant's
+        app.assistant(build_assistant(logger))
     app.event("app_mention")(listeners.on_mention)
     app.event("message")(listeners.on_message)
     app.command(settings.slash_command)(listeners.on_slash)

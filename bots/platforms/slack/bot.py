@@ -37,8 +37,11 @@ from pipeline.question import Place, Question, Trigger
 
 from .access import allowed, is_dm, place_kind
 from .app import build_app
+from .assistant import first_question, name_thread
 from .files import offered_files
 from .history import BotIdentity, bot_in_thread, fetch_thread, turns
+from .installation import check_oauth, create_tables, oauth_settings
+from .ports import Workspace
 from .questions import from_event, in_thread, is_user_text, thread_of
 from .responder import Target, ThreadSurface
 from .text import mentions
@@ -55,10 +58,11 @@ NAME_TTL = 600.0
 
 def check_settings(slack: SlackSettings) -> None:
     """One readable line per missing credential, before anything slow is built."""
-    problems = []
-    if slack.bot_token is None:
+    problems = check_oauth(slack)
+    if slack.bot_token is None and not slack.oauth:
         problems.append(
-            "setting slack.bot_token: required [env CITEBOT_SLACK__BOT_TOKEN or SLACK_BOT_TOKEN]"
+            "setting slack.bot_token: required (or slack.client_id to install by OAuth) "
+            "[env CITEBOT_SLACK__BOT_TOKEN or SLACK_BOT_TOKEN]"
         )
     if slack.mode == "http" and slack.signing_secret is None:
         problems.append(
@@ -69,6 +73,11 @@ def check_settings(slack: SlackSettings) -> None:
         problems.append(
             "setting slack.app_token: required in Socket Mode (an xapp- token with "
             "connections:write) [env CITEBOT_SLACK__APP_TOKEN or SLACK_APP_TOKEN]"
+        )
+    if slack.assistant and not slack.allow_dms:
+        problems.append(
+            "setting slack.assistant: assistant threads are DMs with the app; "
+            "it needs slack.allow_dms = true"
         )
     if problems:
         raise SettingsError(problems)
@@ -112,7 +121,9 @@ class SlackBot:
         #: channel id → (name or None, when read), for ``#name`` patterns
         self._names: dict[str, tuple[str | None, float]] = {}
         self._names_warned = False
-        self.app = build_app(self, self.settings, self.client)
+        data_dir = runtime.settings.data_dir
+        self.oauth = oauth_settings(self.settings, data_dir) if self.settings.oauth else None
+        self.app = build_app(self, self.settings, self.client, self.oauth)
 
     # -- deciding whether to answer -------------------------------------------
 
@@ -122,19 +133,19 @@ class SlackBot:
             log.info("ignoring a question from %s/%s: not an allowed place", team, channel)
         return ok
 
-    async def on_mention(self, event: dict[str, Any], team: str | None, me: BotIdentity) -> None:
+    async def on_mention(self, event: dict[str, Any], ws: Workspace) -> None:
         if not is_user_text(event, answer_bots=self.settings.answer_bots):
             return
         channel = event.get("channel")
-        if not channel or not self._allowed(team, channel, dm=False):
+        if not channel or not self._allowed(ws.team, channel, dm=False):
             return
         lease = await self._claim(channel, event["ts"])
         if lease is None:
             return
         async with lease.held():
-            await self._ask(event, team, channel, me, Trigger.MENTION)
+            await self._ask(event, channel, ws, Trigger.MENTION)
 
-    async def on_message(self, event: dict[str, Any], team: str | None, me: BotIdentity) -> None:
+    async def on_message(self, event: dict[str, Any], ws: Workspace) -> None:
         if not is_user_text(event, answer_bots=self.settings.answer_bots):
             return
         channel = event.get("channel")
@@ -142,15 +153,13 @@ class SlackBot:
             return
         dm = is_dm(channel, event.get("channel_type"))
         if dm:
-            await self._on_dm(event, team, channel, me)
+            await self._on_dm(event, channel, ws)
         elif in_thread(event):
-            await self._on_thread_reply(event, team, channel, me)
+            await self._on_thread_reply(event, channel, ws)
         else:
-            await self._on_channel_message(event, team, channel, me)
+            await self._on_channel_message(event, channel, ws)
 
-    async def _on_channel_message(
-        self, event: dict[str, Any], team: str | None, channel: str, me: BotIdentity
-    ) -> None:
+    async def _on_channel_message(self, event: dict[str, Any], channel: str, ws: Workspace) -> None:
         """A top-level message: app_mention's business, unless the channel auto-replies.
 
         Only questions are answered, and only when there is an answer (quietly):
@@ -158,14 +167,14 @@ class SlackBot:
         Replies in threads the bot is not in never get here (see :meth:`_on_thread_reply`).
         """
         text = event.get("text") or ""
-        if not self.runtime.channels.watches("slack") or mentions(text, me.user_id):
+        if not self.runtime.channels.watches("slack") or mentions(text, ws.me.user_id):
             return
-        if not self._allowed(team, channel, dm=False):
+        if not self._allowed(ws.team, channel, dm=False):
             return
-        name = await self.channel_name(channel)
+        name = await self.channel_name(channel, ws.client)
         place = Place(
             "slack",
-            team,
+            ws.team,
             channel,
             thread_of(event),
             place_kind(channel, event.get("channel_type")),
@@ -177,26 +186,46 @@ class SlackBot:
         if lease is None:
             return
         async with lease.held():
-            await self._ask(event, team, channel, me, Trigger.AUTO_REPLY)
+            await self._ask(event, channel, ws, Trigger.AUTO_REPLY)
+
+    async def on_assistant_message(self, event: dict[str, Any], ws: Workspace) -> None:
+        """A message in an assistant thread (a DM thread with the app)."""
+        channel = event.get("channel")
+        if channel and is_user_text(event, answer_bots=False):
+            await self._on_dm(event, channel, ws, Trigger.ASSISTANT)
 
     async def _on_dm(
-        self, event: dict[str, Any], team: str | None, channel: str, me: BotIdentity
+        self, event: dict[str, Any], channel: str, ws: Workspace, trigger: Trigger = Trigger.DM
     ) -> None:
-        if not self._allowed(team, channel, dm=True):
+        if not self._allowed(ws.team, channel, dm=True):
             return
         lease = await self._claim(channel, event["ts"])
         if lease is None:
             return
         async with lease.held():
-            await self._ask(event, team, channel, me, Trigger.DM)
+            messages = None
+            if trigger is Trigger.ASSISTANT:
+                messages = await self._name_new_thread(event, channel, ws)
+            await self._ask(event, channel, ws, trigger, messages)
 
-    async def _on_thread_reply(
-        self, event: dict[str, Any], team: str | None, channel: str, me: BotIdentity
-    ) -> None:
+    async def _name_new_thread(
+        self, event: dict[str, Any], channel: str, ws: Workspace
+    ) -> list[dict[str, Any]]:
+        """The assistant thread so far; its first question becomes its title."""
+        thread_ts = event["thread_ts"]
+        messages = await fetch_thread(ws.client, channel=channel, thread_ts=thread_ts)
+        if first_question(messages, event, ws.me):
+            await name_thread(
+                ws.client, channel=channel, thread_ts=thread_ts, text=event["text"], me=ws.me
+            )
+        return messages
+
+    async def _on_thread_reply(self, event: dict[str, Any], channel: str, ws: Workspace) -> None:
+        me = ws.me
         mentioned = mentions(event.get("text") or "", me.user_id)
         if not (self.settings.followups or mentioned):
             return
-        if not self._allowed(team, channel, dm=False):
+        if not self._allowed(ws.team, channel, dm=False):
             return
         thread_ts = event["thread_ts"]
         messages: list[dict[str, Any]] | None = None
@@ -204,7 +233,7 @@ class SlackBot:
             bool(me.user_id) and event.get("parent_user_id") == me.user_id
         )
         if not ours and self.settings.followup_scan:
-            messages = await fetch_thread(self.client, channel=channel, thread_ts=thread_ts)
+            messages = await fetch_thread(ws.client, channel=channel, thread_ts=thread_ts)
             ours = bot_in_thread(messages, me)
         if not ours:
             # a mention in a thread the bot is not in still arrives as app_mention
@@ -214,14 +243,13 @@ class SlackBot:
             return
         trigger = Trigger.MENTION if mentioned else Trigger.THREAD_FOLLOWUP
         async with lease.held():
-            await self._ask(event, team, channel, me, trigger, messages)
+            await self._ask(event, channel, ws, trigger, messages)
 
     async def _ask(
         self,
         event: dict[str, Any],
-        team: str | None,
         channel: str,
-        me: BotIdentity,
+        ws: Workspace,
         trigger: Trigger,
         messages: list[dict[str, Any]] | None = None,
     ) -> None:
@@ -231,34 +259,31 @@ class SlackBot:
         if in_thread(event):
             if messages is None:
                 messages = await fetch_thread(
-                    self.client, channel=channel, thread_ts=event["thread_ts"]
+                    ws.client, channel=channel, thread_ts=event["thread_ts"]
                 )
-            history = self._history(messages, me, event)
+            history = self._history(messages, ws.me, event)
         question = from_event(
             event,
-            team=team,
-            bot_user_id=me.user_id,
+            team=ws.team,
+            bot_user_id=ws.me.user_id,
             trigger=trigger,
             history=history,
-            channel_name=await self.channel_name(channel),
+            channel_name=await self.channel_name(channel, ws.client),
         )
         files = event.get("files")
         if isinstance(files, list) and files:
-            token = self.settings.bot_token
-            offered = offered_files(
-                files,
-                token=token.get_secret_value() if token else None,
-                api_url=self.settings.api_url,
-            )
+            # the workspace's own token: a file from an OAuth-installed workspace needs it
+            offered = offered_files(files, token=ws.client.token, api_url=self.settings.api_url)
             read = await read_attachments(offered, self.runtime.settings.attachments)
             question = replace(question, attachments=read)
         await self.answer(
             question,
-            Target(channel, question.place.thread or event["ts"], team, event.get("user")),
+            Target(channel, question.place.thread or event["ts"], ws.team, event.get("user")),
+            client=ws.client,
             quiet=trigger is Trigger.AUTO_REPLY,
         )
 
-    async def channel_name(self, channel: str) -> str | None:
+    async def channel_name(self, channel: str, client: AsyncWebClient) -> str | None:
         """The channel's name when a ``#name`` pattern needs it (``conversations.info``, cached).
 
         ``None`` when no pattern matches names, for DMs, or when Slack will not say
@@ -270,7 +295,7 @@ class SlackBot:
         if cached is not None and time.monotonic() - cached[1] < NAME_TTL:
             return cached[0]
         try:
-            info = await self.client.conversations_info(channel=channel)
+            info = await client.conversations_info(channel=channel)
             name = (info.get("channel") or {}).get("name") or None
         except Exception as exc:
             if not self._names_warned:
@@ -294,6 +319,11 @@ class SlackBot:
             exclude_ts=event.get("ts"),
             include_bots=self.settings.answer_bots,
         )
+
+    async def open_installations(self) -> None:
+        """Make the installation store ready (a shared database needs its tables)."""
+        if self.oauth is not None:
+            await create_tables(self.oauth.installation_store)
 
     async def _claim(self, channel: str, ts: str) -> Held | None:
         """One answer per post: app_mention and message.* both deliver a mention in a thread.
@@ -327,9 +357,16 @@ class SlackBot:
                 self._idle.set()
 
     async def answer(
-        self, question: Question, target: Target, *, screened: bool = False, quiet: bool = False
+        self,
+        question: Question,
+        target: Target,
+        *,
+        client: AsyncWebClient,
+        screened: bool = False,
+        quiet: bool = False,
     ) -> Done | None:
-        """Answer ``question`` in ``target``'s thread; returns the ``Done`` or ``None`` on failure.
+        """Answer ``question`` in ``target``'s thread through ``client`` (the workspace's);
+        returns the ``Done`` or ``None`` on failure.
 
         A ``screened`` question already went through ``runtime.prepare`` and ``runtime.screen``.
         A ``quiet`` one (auto-reply) shows nothing unless it gets an answer.
@@ -338,7 +375,7 @@ class SlackBot:
             await self.remember_thread(target.channel, target.thread_ts)
             if not screened:
                 question = self.runtime.prepare(question)
-            surface = ThreadSurface(self.client, self.settings, target)
+            surface = ThreadSurface(client, self.settings, target)
             done = await Responder(self.runtime, surface).run(
                 question, screened=screened, quiet=quiet
             )

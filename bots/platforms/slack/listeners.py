@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from slack_bolt import BoltResponse
@@ -10,6 +11,7 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bots.core.feedback import DownReason
 from bots.core.runtime import VoteReceipt
@@ -25,7 +27,7 @@ from .feedback import (
     reason_view,
 )
 from .history import BotIdentity
-from .ports import ADAPTER, SlackAdapter
+from .ports import ADAPTER, SlackAdapter, Workspace
 from .slash import handle_slash
 
 log = logging.getLogger("citebot.slack")
@@ -82,28 +84,46 @@ async def skip_redeliveries(
     return await next()  # type: ignore[no-any-return]
 
 
-async def on_mention(
-    body: dict[str, Any], event: dict[str, Any], context: AsyncBoltContext
-) -> None:
-    adapter = adapter_of(context)
-    async with adapter.busy():
-        await adapter.on_mention(event, team_of(body, event, context), identity(context))
+def workspace(
+    body: dict[str, Any], event: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
+) -> Workspace:
+    """``client`` is Bolt's per-request client: it carries the token of the event's workspace."""
+    return Workspace(team_of(body, event, context), identity(context), client)
 
 
-async def on_message(
-    body: dict[str, Any], event: dict[str, Any], context: AsyncBoltContext
-) -> None:
-    adapter = adapter_of(context)
-    async with adapter.busy():
-        await adapter.on_message(event, team_of(body, event, context), identity(context))
+EventHandler = Callable[[dict[str, Any], Workspace], Awaitable[None]]
+
+
+def handed_to(pick: Callable[[SlackAdapter], EventHandler]) -> Callable[..., Awaitable[None]]:
+    """A listener that hands the event and its workspace to the adapter's method ``pick``."""
+
+    async def listener(
+        body: dict[str, Any],
+        event: dict[str, Any],
+        context: AsyncBoltContext,
+        client: AsyncWebClient,
+    ) -> None:
+        adapter = adapter_of(context)
+        async with adapter.busy():
+            await pick(adapter)(event, workspace(body, event, context, client))
+
+    return listener
+
+
+on_mention = handed_to(lambda adapter: adapter.on_mention)
+on_message = handed_to(lambda adapter: adapter.on_message)
 
 
 async def on_slash(
-    ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond, context: AsyncBoltContext
+    ack: AsyncAck,
+    command: dict[str, Any],
+    respond: AsyncRespond,
+    context: AsyncBoltContext,
+    client: AsyncWebClient,
 ) -> None:
     adapter = adapter_of(context)
     async with adapter.busy():
-        await handle_slash(adapter, ack, command, respond, identity(context))
+        await handle_slash(adapter, ack, command, respond, identity(context), client)
 
 
 async def on_vote(
@@ -112,6 +132,7 @@ async def on_vote(
     action: dict[str, Any],
     respond: AsyncRespond,
     context: AsyncBoltContext,
+    client: AsyncWebClient,
 ) -> None:
     await ack()
     parsed = parse_vote(action)
@@ -125,7 +146,7 @@ async def on_vote(
         if (
             receipt is VoteReceipt.RECORDED
             and vote == "down"
-            and await _ask_why(adapter, body, user, answer_id)
+            and await _ask_why(client, body, user, answer_id)
         ):
             return
         await respond(
@@ -142,15 +163,16 @@ def _said(receipt: VoteReceipt, recorded: str) -> str:
     }[receipt]
 
 
-async def _ask_why(adapter: SlackAdapter, body: dict[str, Any], user: str, answer_id: str) -> bool:
-    """The 👎 follow-up, ephemeral in the answer's thread; ``False`` if it could not be posted."""
+async def _ask_why(client: AsyncWebClient, body: dict[str, Any], user: str, answer_id: str) -> bool:
+    """The 👎 follow-up, ephemeral in the answer's thread; ``False`` if it could not be posted.
+    ``client`` is the click's workspace's."""
     container = body.get("container") or {}
     channel = container.get("channel_id") or (body.get("channel") or {}).get("id")
     thread_ts = container.get("thread_ts") or (body.get("message") or {}).get("thread_ts")
     if not channel:
         return False
     try:
-        await adapter.client.chat_postEphemeral(
+        await client.chat_postEphemeral(
             channel=channel,
             user=user,
             text=ASK_WHY,
@@ -169,6 +191,7 @@ async def on_reason(
     action: dict[str, Any],
     respond: AsyncRespond,
     context: AsyncBoltContext,
+    client: AsyncWebClient,
 ) -> None:
     """A click on the 👎 follow-up: a reason is stored; "Other…" opens a modal for free text."""
     await ack()
@@ -182,9 +205,7 @@ async def on_reason(
         if reason is DownReason.OTHER:
             try:
                 # a trigger_id lives 3 seconds: open the modal before anything else
-                await adapter.client.views_open(
-                    trigger_id=body["trigger_id"], view=reason_view(answer_id)
-                )
+                await client.views_open(trigger_id=body["trigger_id"], view=reason_view(answer_id))
             except Exception as exc:
                 log.warning("could not open the reason form for %s: %s", answer_id, one_line(exc))
                 await respond(text=NO_FORM, response_type="ephemeral", replace_original=True)

@@ -22,9 +22,41 @@ DM_SCOPES = (
     "im:history",  # message.im: DMs
     "mpim:history",  # message.mpim: follow-ups and thread history in group DMs
 )
+#: the assistant panel: "assistant:write" is "needed for the top bar entry point and split
+#: pane view, as well as suggested prompts and setting thread titles"; its threads are DMs
+#: (https://docs.slack.dev/ai/developing-agents)
+ASSISTANT_SCOPES = ("assistant:write", "im:history")
 CHANNEL_EVENTS = ("app_mention", "message.channels", "message.groups")
 DM_EVENTS = ("message.im", "message.mpim")
+ASSISTANT_EVENTS = ("assistant_thread_started", "assistant_thread_context_changed", "message.im")
+#: an installed-by-OAuth app forgets a workspace's token when it is removed or revoked
+INSTALL_EVENTS = ("app_uninstalled", "tokens_revoked")
 BOT_EVENTS = CHANNEL_EVENTS + DM_EVENTS
+
+
+def _unique(*groups: tuple[str, ...]) -> list[str]:
+    return list(dict.fromkeys(item for group in groups for item in group))
+
+
+def bot_scopes(settings: SlackSettings) -> list[str]:
+    """The bot scopes the settings need (the manifest's, and what an OAuth install asks for)."""
+    return _unique(
+        CHANNEL_SCOPES,
+        DM_SCOPES if settings.allow_dms else (),
+        ASSISTANT_SCOPES if settings.assistant else (),
+    )
+
+
+def bot_events(settings: SlackSettings) -> list[str]:
+    return _unique(
+        CHANNEL_EVENTS,
+        DM_EVENTS if settings.allow_dms else (),
+        ASSISTANT_EVENTS if settings.assistant else (),
+        INSTALL_EVENTS if settings.oauth else (),
+    )
+
+
+DESCRIPTION = "Answers from your knowledge base and the web, with numbered footnotes."
 
 
 class MissingURL(ValueError):
@@ -44,28 +76,35 @@ def build_manifest(settings: SlackSettings, *, public_url: str | None = None) ->
         "usage_hint": "your question (or: help)",
         "should_escape": False,
     }
-    events: dict[str, Any] = {"bot_events": list(CHANNEL_EVENTS + (DM_EVENTS if dms else ()))}
+    events: dict[str, Any] = {"bot_events": bot_events(settings)}
     interactivity: dict[str, Any] = {"is_enabled": True}
     if http:
         command["url"] = request_url
         events["request_url"] = request_url
         interactivity["request_url"] = request_url
+    features: dict[str, Any] = {
+        "app_home": {
+            "home_tab_enabled": False,
+            # the assistant's threads live in the app's messages tab
+            "messages_tab_enabled": dms or settings.assistant,
+            "messages_tab_read_only_enabled": False,
+        },
+        "bot_user": {"display_name": settings.app_name, "always_online": True},
+        "slash_commands": [command],
+    }
+    if settings.assistant:
+        features["assistant_view"] = {
+            "assistant_description": DESCRIPTION,
+            "suggested_prompts": [{"title": p, "message": p} for p in settings.assistant_prompts],
+        }
+    oauth: dict[str, Any] = {"scopes": {"bot": bot_scopes(settings)}}
+    if settings.oauth and base:
+        oauth["redirect_urls"] = [base + settings.redirect_path]
     return {
         "_metadata": {"major_version": 1, "minor_version": 1},
-        "display_information": {
-            "name": settings.app_name,
-            "description": "Answers from your knowledge base and the web, with numbered footnotes.",
-        },
-        "features": {
-            "app_home": {
-                "home_tab_enabled": False,
-                "messages_tab_enabled": dms,
-                "messages_tab_read_only_enabled": False,
-            },
-            "bot_user": {"display_name": settings.app_name, "always_online": True},
-            "slash_commands": [command],
-        },
-        "oauth_config": {"scopes": {"bot": list(CHANNEL_SCOPES + (DM_SCOPES if dms else ()))}},
+        "display_information": {"name": settings.app_name, "description": DESCRIPTION},
+        "features": features,
+        "oauth_config": oauth,
         "settings": {
             "event_subscriptions": events,
             "interactivity": interactivity,

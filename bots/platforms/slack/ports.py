@@ -8,6 +8,7 @@ Protocol, so no listener module imports the bot that registers it.
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from slack_sdk.web.async_client import AsyncWebClient
@@ -24,6 +25,17 @@ from .responder import Target
 ADAPTER = "citebot_adapter"
 
 
+@dataclass(frozen=True, slots=True)
+class Workspace:
+    """The workspace an event comes from, as the bot is in it: the team id, the bot's
+    own ids there, and Bolt's per-request client, which carries that workspace's token
+    (its own when installed by OAuth)."""
+
+    team: str | None
+    me: BotIdentity
+    client: AsyncWebClient
+
+
 class SlackAdapter(Protocol):
     settings: SlackSettings
     runtime: Runtime
@@ -31,14 +43,18 @@ class SlackAdapter(Protocol):
 
     def busy(self) -> AbstractAsyncContextManager[None]: ...
 
-    async def on_mention(
-        self, event: dict[str, Any], team: str | None, me: BotIdentity
-    ) -> None: ...
+    async def on_mention(self, event: dict[str, Any], ws: Workspace) -> None: ...
 
-    async def on_message(
-        self, event: dict[str, Any], team: str | None, me: BotIdentity
-    ) -> None: ...
+    async def on_message(self, event: dict[str, Any], ws: Workspace) -> None: ...
+
+    async def on_assistant_message(self, event: dict[str, Any], ws: Workspace) -> None: ...
 
     async def answer(
-        self, question: Question, target: Target, *, screened: bool = False, quiet: bool = False
+        self,
+        question: Question,
+        target: Target,
+        *,
+        client: AsyncWebClient,
+        screened: bool = False,
+        quiet: bool = False,
     ) -> Done | None: ...

@@ -5,16 +5,19 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_bolt.response import BoltResponse
 from slack_sdk.signature import SignatureVerifier
 
 from bots.ops import metrics
+from pipeline.errors import one_line
 
 if TYPE_CHECKING:
     from .bot import SlackBot
@@ -94,11 +97,43 @@ def web_app(bot: SlackBot, path: str = EVENTS_PATH) -> web.Application:
     app = web.Application()
     app.router.add_post(path, events)
     app.router.add_get(path, alive)
+    add_oauth_routes(app, bot)
     return app
+
+
+def add_oauth_routes(app: web.Application, bot: SlackBot) -> None:
+    """``GET`` install and redirect pages, when installed by OAuth. They carry no Slack
+    signature (a browser calls them); the OAuth ``state``, bound to a cookie, guards them."""
+    flow = bot.app.oauth_flow
+    if flow is None:
+        return
+
+    async def install(request: web.Request) -> web.Response:
+        return await _oauth_page(request, flow.handle_installation)
+
+    async def redirect(request: web.Request) -> web.Response:
+        return await _oauth_page(request, flow.handle_callback)
+
+    app.router.add_get(flow.install_path, install)
+    app.router.add_get(flow.redirect_uri_path, redirect)
+
+
+async def _oauth_page(
+    request: web.Request, handle: Callable[[AsyncBoltRequest], Awaitable[BoltResponse]]
+) -> web.Response:
+    try:
+        bolt_response = await handle(await to_bolt_request(request))
+    except Exception as exc:
+        # an unreachable installation store must not show a browser a traceback
+        metrics.error("slack_oauth")
+        log.error("the Slack install page failed: %s", one_line(exc, named=True))
+        return web.Response(status=500, text="The installation failed; please try again later.")
+    return await to_aiohttp_response(bolt_response)
 
 
 async def start_http(bot: SlackBot, host: str, port: int) -> web.AppRunner:
     """Start serving and return the runner (``await runner.cleanup()`` stops it)."""
+    await bot.open_installations()
     runner = web.AppRunner(web_app(bot), access_log=None)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()

@@ -14,6 +14,7 @@ from typing import Any
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bots.platforms.base import Responder
 from bots.plugins.commands import (
@@ -47,7 +48,9 @@ async def handle_slash(
     command: dict[str, Any],
     respond: AsyncRespond,
     me: BotIdentity,
+    client: AsyncWebClient,
 ) -> None:
+    """``client`` speaks for the command's workspace (its own token when installed by OAuth)."""
     slash = bot.settings.slash_command
     text = (command.get("text") or "").strip()
     team = command.get("team_id")
@@ -78,7 +81,7 @@ async def handle_slash(
         await _answer_ephemeral(bot, question, respond)
         return
     await ack()
-    await _answer_in_thread(bot, question, respond, user=user)
+    await _answer_in_thread(bot, question, respond, user=user, client=client)
 
 
 def named(command: dict[str, Any]) -> str | None:
@@ -134,7 +137,12 @@ async def _run_command(
 
 
 async def _answer_in_thread(
-    bot: SlackAdapter, question: Question, respond: AsyncRespond, *, user: str
+    bot: SlackAdapter,
+    question: Question,
+    respond: AsyncRespond,
+    *,
+    user: str,
+    client: AsyncWebClient,
 ) -> None:
     channel = question.place.channel or ""
     shown = question.text
@@ -145,7 +153,7 @@ async def _answer_in_thread(
         return
     question = checked
     try:
-        parent = await bot.client.chat_postMessage(
+        parent = await client.chat_postMessage(
             channel=channel,
             text=f"<@{user}> asked: {quiet(shown)}",
             unfurl_links=False,
@@ -168,7 +176,10 @@ async def _answer_in_thread(
     thread_ts = str(parent["ts"])
     question = _moved(question, thread_ts)
     await bot.answer(
-        question, Target(channel, thread_ts, question.place.workspace, user), screened=True
+        question,
+        Target(channel, thread_ts, question.place.workspace, user),
+        client=client,
+        screened=True,
     )
 
 
