@@ -106,6 +106,8 @@ class FakeSlack:
         #: file id → bytes served at its url_private_download; see :meth:`share_file`
         self.files: dict[str, bytes] = {}
         self.downloads: list[tuple[str, str | None]] = []
+        #: bot tokens of apps installed without files:read: Slack sends them its sign-in page
+        self.without_files_read: set[str] = set()
         #: workspaces, their bot tokens and the OAuth app (``slack_workspaces``)
         self.workspaces = Workspaces()
 
@@ -170,7 +172,8 @@ class FakeSlack:
         data = self.files.get(request.match_info["file_id"])
         if data is None:
             return web.Response(status=404, text="Not Found")
-        if not (auth or "").startswith("Bearer xox"):
+        token = bearer(auth)
+        if not (token or "").startswith("xox") or token in self.without_files_read:
             page = "<!DOCTYPE html><html><body>Sign in to Slack</body></html>"
             return web.Response(text=page, content_type="text/html")
         return web.Response(body=data, content_type="application/octet-stream")

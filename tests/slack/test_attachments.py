@@ -73,13 +73,13 @@ async def test_shared_files_become_the_questions_attachments(make_harness: MakeH
     assert [auth for _, auth in h.fake.downloads] == ["Bearer xoxb-test"]
 
 
-async def test_without_the_token_slack_sends_a_sign_in_page_and_the_asker_is_told(
+async def test_without_files_read_slack_sends_a_sign_in_page_and_the_asker_is_told(
     make_harness: MakeHarness,
 ) -> None:
     h = await make_harness()
     log = h.fake.share_file("backup.log", LOG.encode())
     log["url_private_download"] += "?x=1"
-    h.bot.settings = h.bot.settings.model_copy(update={"bot_token": None})
+    h.fake.without_files_read.add("xoxb-test")
     await h.event(mention("why did the backup fail?", files=[log]))
     await h.fake.wait_for("chat.stopStream")
     (attachment,) = h.answerer.questions[0].attachments
