@@ -2,7 +2,7 @@
 
 Synthetic 384-d unit vectors (clustered, like real embeddings) and synthetic
 ~60-word texts, so the scaling run does not spend minutes embedding. Queries go
-through ``KnowledgeStore.run_query`` (LanceDB hybrid: vector + FTS, fused), the
+through ``KnowledgeStore.search`` (LanceDB hybrid: vector + FTS, fused), the
 same call ``retrieve`` makes after embedding the question. Baselines in the same
 run: a brute-force numpy dot product over the same vectors (vector only, all in
 memory) and LlamaIndex core's ``SimpleVectorStore`` (vector only; 1k and 10k).
@@ -23,12 +23,13 @@ import numpy as np
 import pytest
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.vector_stores import SimpleVectorStore
-from llama_index.core.vector_stores.types import VectorStoreQuery, VectorStoreQueryResult
+from llama_index.core.vector_stores.types import VectorStoreQuery
 
 from connectors.knowledge.chunking import Chunk
 from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.store import chunk_node
 from connectors.knowledge.store.lancedb import LanceKnowledgeStore, open_lancedb
+from pipeline.ports import Hit
 
 pytestmark = [pytest.mark.benchmark, pytest.mark.timeout(1800)]
 
@@ -201,16 +202,15 @@ def _measure(n: int, store: LanceKnowledgeStore, vectors: np.ndarray, ids: list[
     targets = []
     for _ in range(QUERIES):
         target = int(rng.integers(0, n))
-        targets.append(ids[target])
+        targets.append(f"https://docs.example.com/doc{target // 10}.md#s{target % 10}")
         q = vectors[target] + 0.5 / np.sqrt(DIM) * rng.standard_normal(DIM).astype(np.float32)
         queries.append(((q / np.linalg.norm(q)).astype(np.float32), _text(words, 6)))
 
-    def hybrid(i: int, scope: list[str] | None = None) -> VectorStoreQueryResult:
+    def hybrid(i: int, scope: list[str] | None = None) -> list[Hit]:
         vector, text = queries[i % len(queries)]
-        request = store.build_query(text, vector.tolist(), top_k=TOP_K, scope=scope)
-        result = store.run_query(request)
-        assert len(result.nodes or []) == TOP_K
-        return result
+        hits = store.search(text, vector.tolist(), top_k=TOP_K, scope=scope)[:TOP_K]
+        assert len(hits) == TOP_K
+        return hits
 
     def scoped(i: int) -> object:
         return hybrid(i, ["public", "team"])
@@ -221,9 +221,7 @@ def _measure(n: int, store: LanceKnowledgeStore, vectors: np.ndarray, ids: list[
         return np.argpartition(-scores, TOP_K)[:TOP_K]
 
     print(f"\n--- {n} chunks ---")
-    found = sum(
-        targets[i] in {node.node_id for node in hybrid(i).nodes or []} for i in range(QUERIES)
-    )
+    found = sum(targets[i] in {hit.source.url for hit in hybrid(i)} for i in range(QUERIES))
     print(f"query's source chunk in hybrid top-{TOP_K}: {found}/{QUERIES}")
     h = _time(hybrid, QUERIES)
     s = _time(scoped, QUERIES)

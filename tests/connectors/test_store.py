@@ -146,3 +146,83 @@ async def test_large_tables_get_a_vector_index_that_later_writes_join(
     assert hits[0].source.url.endswith("z.md#zebra")
     lance_store.delete(["z.md"], "c")
     assert lance_store.count() == 256
+
+
+async def test_questions_rank_as_lancedbs_own_hybrid_query_and_never_load_it(
+    data_dir: Path, minilm: MiniLMEmbedding
+) -> None:
+    """The read path (``lance`` directly) against lancedb's hybrid query with linear fusion,
+    the one the store used to run: same rows in the same order, scoped or not."""
+    from lancedb.rerankers import LinearCombinationReranker
+
+    from connectors.knowledge.store.lance_search import scope_where
+
+    store = open_lancedb(data_dir, StoreSettings(alpha=0.6), minilm)
+    topics = ["refunds", "invoices", "webhooks", "API keys", "rate limits", "exports"]
+    store.add(
+        [
+            _chunk(
+                f"{topics[i % 6].capitalize()} note {i}: how {topics[(i * 5) % 6]} work "
+                f"with {topics[(i + 1) % 6]} in region {i % 4}.",
+                ("public", "secret")[i % 2],
+                f"doc{i}.md",
+                f"n{i}",
+                i,
+            )
+            for i in range(40)
+        ]
+    )
+    store.optimize()
+    table = store.vector_store.table  # type: ignore[union-attr]
+    for question, scope in [
+        ("how do refunds work with invoices", None),
+        ("webhooks in region 2", ["public"]),
+        ("rate limits for exports", ["secret", "public"]),
+        ("zzz nothing matches this text", None),
+    ]:
+        vector = minilm.get_query_embedding(question)
+        top_k = 6
+        limit = top_k * store.candidates  # the deeper candidate pool the store fuses
+        query = (
+            table.search(query_type="hybrid", vector_column_name="vector")
+            .vector(vector)
+            .text(question)
+            .limit(limit)
+            .rerank(reranker=LinearCombinationReranker(weight=0.6))
+        )
+        where = scope_where(scope)
+        if where is not None:
+            query = query.where(where)
+        expected = [m["url"] for m in query.to_arrow().column("metadata").to_pylist()]
+        hits = await store.retrieve(question, top_k=top_k, scope=scope)
+        assert [h.source.url for h in hits] == expected[:top_k], question
+
+
+def test_a_question_never_imports_lancedb(tmp_path: Path) -> None:
+    """``import lancedb`` costs over a CPU second at start-up; reading needs only ``lance``."""
+    import subprocess
+    import sys
+
+    probe = """
+import asyncio, sys
+from pathlib import Path
+from connectors.knowledge.settings import StoreSettings
+from connectors.knowledge.store.lancedb import open_lancedb
+from connectors.providers.embeddings import MiniLMEmbedding
+from tests.connectors.test_store import _chunk
+embedding = MiniLMEmbedding()
+writer = open_lancedb(Path(sys.argv[1]), StoreSettings(), embedding)
+writer.add([_chunk("Refunds are paid within 14 days.", "public", "b.md", "refunds")])
+writer.optimize()
+del sys.modules["lancedb"]
+reader = open_lancedb(Path(sys.argv[1]), StoreSettings(), embedding)
+hits = asyncio.run(reader.retrieve("refunds", top_k=1, scope=["public"]))
+print(len(hits), reader.count(), len(reader.corpus_texts()), "lancedb" in sys.modules)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.split() == ["1", "1", "1", "False"]

@@ -41,7 +41,9 @@ from pipeline.ports import Hit
 __all__ = [
     "KnowledgeStore",
     "chunk_node",
+    "hit_from_metadata",
     "hit_from_node",
+    "meaning_score",
     "scope_filters",
     "source_from_metadata",
 ]
@@ -113,8 +115,14 @@ def source_from_metadata(text: str, meta: Mapping[str, Any]) -> Source:
 
 
 def hit_from_node(node: BaseNode, score: float) -> Hit:
-    meta = node.metadata
-    source = source_from_metadata(node.get_content(metadata_mode=MetadataMode.NONE), meta)
+    return hit_from_metadata(
+        node.metadata, node.get_content(metadata_mode=MetadataMode.NONE), score
+    )
+
+
+def hit_from_metadata(meta: Mapping[str, Any], text: str, score: float) -> Hit:
+    """The cited hit for a chunk stored with this metadata (``Chunk.metadata()``) and text."""
+    source = source_from_metadata(text, meta)
     return Hit(source=source, score=score, collection=str(meta.get("collection", "default")))
 
 
@@ -127,6 +135,15 @@ def _cosine(a: Sequence[float], b: Sequence[float]) -> float | None:
     if not na or not nb:
         return None
     return dot / (na * nb)
+
+
+def meaning_score(query: Sequence[float], chunk: Sequence[float] | None, fallback: float) -> float:
+    """A hit's score: how close the meaning is, on the same 0..1 scale whatever the back
+    end's fusion produced (the hybrid rank decides the order); the back end's own
+    similarity when the chunk's vector did not come back."""
+    similarity = _cosine(query, chunk) if chunk else None
+    raw = similarity if similarity is not None else fallback
+    return min(1.0, max(0.0, float(raw)))
 
 
 class KnowledgeStore:
@@ -245,16 +262,26 @@ class KnowledgeStore:
             return VectorStoreQueryResult(nodes=[], similarities=[], ids=[])
         return store.query(query)
 
+    def is_empty(self) -> bool:
+        """Whether there is nothing to search (cheap: no query is embedded then)."""
+        return self.vector_store is None
+
+    def search(
+        self, query: str, vector: list[float], *, top_k: int, scope: Sequence[str] | None
+    ) -> list[Hit]:
+        """Runs in a worker thread: the hits for ``query`` and its ``vector``, best first."""
+        request = self.build_query(query, vector, top_k=top_k, scope=scope)
+        return self._hits(self.run_query(request), vector)
+
     async def retrieve(self, query: str, *, top_k: int, scope: Sequence[str] | None) -> list[Hit]:
         """``pipeline.ports.Retriever``: hybrid search limited to ``scope`` (None = every collection)."""
         if top_k <= 0 or not query.strip() or (scope is not None and not scope):
             return []
-        if self.vector_store is None:
+        if self.is_empty():
             return []
         vector = await self.embedding.aget_query_embedding(query)
-        request = self.build_query(query, vector, top_k=top_k, scope=scope)
         try:
-            result = await asyncio.to_thread(self.run_query, request)
+            hits = await asyncio.to_thread(self.search, query, vector, top_k=top_k, scope=scope)
         except StoreError:
             raise
         except Exception as exc:
@@ -262,20 +289,17 @@ class KnowledgeStore:
                 f"the {self.kind} store failed to answer a query: {one_line(exc)}"
             ) from exc
         # the store may return a deeper candidate pool than asked for; keep the best top_k
-        return self._hits(result, vector)[:top_k]
+        return hits[:top_k]
 
     def _hits(self, result: VectorStoreQueryResult, vector: list[float]) -> list[Hit]:
         nodes = result.nodes or []
         similarities = list(result.similarities or [])
-        hits = []
-        for i, node in enumerate(nodes):
-            # The hybrid rank decides the order; the score says how close the meaning is,
-            # on the same 0..1 scale whatever the back end's fusion produced.
-            cosine = _cosine(vector, node.embedding) if node.embedding else None
-            raw = (
-                cosine
-                if cosine is not None
-                else (similarities[i] if i < len(similarities) else 0.0)
+        return [
+            hit_from_node(
+                node,
+                meaning_score(
+                    vector, node.embedding, similarities[i] if i < len(similarities) else 0.0
+                ),
             )
-            hits.append(hit_from_node(node, min(1.0, max(0.0, float(raw)))))
-        return hits
+            for i, node in enumerate(nodes)
+        ]

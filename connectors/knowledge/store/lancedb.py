@@ -1,6 +1,8 @@
 """The embedded default store: LanceDB files under the data dir, hybrid search.
 
-Goes through ``llama-index-vector-stores-lancedb`` with a few repairs for
+Questions read the table with ``lance`` directly (``lance_search.py``: a
+third of lancedb's import cost). Writes go through
+``llama-index-vector-stores-lancedb`` with a few repairs for
 lancedb 0.40: its deletes quote values as identifiers, an empty result raises
 ``Warning``, and every add (and every process start) rebuilt the whole full-text
 index on the next query. LanceDB searches rows that the FTS index has not seen
@@ -20,14 +22,19 @@ from typing import TYPE_CHECKING
 
 from connectors.errors import StoreError, one_line
 
-from .base import KnowledgeStore, source_from_metadata
+from .base import KnowledgeStore, hit_from_metadata, meaning_score, source_from_metadata
+from .lance_search import LanceReader, scope_where
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from llama_index.core.base.embeddings.base import BaseEmbedding
     from llama_index.vector_stores.lancedb import LanceDBVectorStore
 
     from citations.model import Source
+    from connectors.knowledge.chunking import Chunk
     from connectors.knowledge.settings import StoreSettings
+    from pipeline.ports import Hit
 
 __all__ = ["LanceKnowledgeStore", "open_lancedb"]
 
@@ -49,8 +56,15 @@ class LanceKnowledgeStore(KnowledgeStore):
         self.table = settings.table
         self.vector_index_rows = settings.vector_index_rows
         self.candidates = settings.candidates
-        if path.is_dir():
+        self.reader = LanceReader(path / f"{self.table}.lance")
+
+    @property
+    def vector_store(self) -> LanceDBVectorStore | None:
+        """The writer, opened on first use (questions never need it)."""
+        if self._vector_store is None and self.path.is_dir():
             self._vector_store = self._connect(create=False)
+        store: LanceDBVectorStore | None = self._vector_store  # type: ignore[assignment]
+        return store
 
     def _connect(self, *, create: bool) -> LanceDBVectorStore:
         if create:
@@ -61,21 +75,10 @@ class LanceKnowledgeStore(KnowledgeStore):
                     f"cannot create the store at {self.path}: {exc.strerror or exc}"
                 ) from None
         try:
-            from lancedb.rerankers import LinearCombinationReranker
-
             from .lancedb_vectors import CitebotLanceDBVectorStore
 
-            # a linear fusion is what honours alpha (lancedb's default, RRF, has no weight);
-            # on the dev set it ranks as well as RRF (hit@6 0.983, MRR 0.868 vs 0.866)
             return CitebotLanceDBVectorStore(
-                uri=str(self.path),
-                table_name=self.table,
-                mode="create",
-                query_type="hybrid",
-                reranker=LinearCombinationReranker(
-                    weight=0.5 if self.alpha is None else self.alpha
-                ),
-                overfetch_factor=self.candidates,
+                uri=str(self.path), table_name=self.table, mode="create"
             )
         except Exception as exc:
             raise StoreError(
@@ -83,50 +86,86 @@ class LanceKnowledgeStore(KnowledgeStore):
             ) from exc
 
     def writable_vector_store(self) -> LanceDBVectorStore:
-        if self._vector_store is None:
+        if self.vector_store is None:
             self._vector_store = self._connect(create=True)
         store: LanceDBVectorStore = self._vector_store  # type: ignore[assignment]
         return store
 
+    def add(
+        self, chunks: Sequence[Chunk], *, vectors: Sequence[Sequence[float]] | None = None
+    ) -> int:
+        try:
+            return super().add(chunks, vectors=vectors)
+        finally:
+            self.reader.refresh()
+
+    def delete(self, document_keys: Iterable[str], collection: str) -> None:
+        try:
+            super().delete(document_keys, collection)
+        finally:
+            self.reader.refresh()
+
     def optimize(self) -> None:
-        store = self._vector_store
+        store = self.vector_store
         if store is not None:
             try:
                 store.ensure_indexes(self.vector_index_rows)  # type: ignore[attr-defined]
             except Exception as exc:
                 raise StoreError(f"cannot index the LanceDB store: {one_line(exc)}") from exc
+            finally:
+                self.reader.refresh()
+
+    def is_empty(self) -> bool:
+        return not self.reader.exists()
+
+    def search(
+        self, query: str, vector: list[float], *, top_k: int, scope: Sequence[str] | None
+    ) -> list[Hit]:
+        if not self.reader.has_text_index():
+            # full-text search needs the index once; rows written after it are searched too
+            self.optimize()
+        # a linear fusion is what honours alpha (lancedb's default, RRF, has no weight);
+        # on the dev set it ranks as well as RRF (hit@6 0.983, MRR 0.868 vs 0.866)
+        rows = self.reader.search(
+            query,
+            vector,
+            limit=top_k * self.candidates,
+            where=scope_where(scope),
+            weight=0.5 if self.alpha is None else self.alpha,
+        )
+        return [
+            hit_from_metadata(
+                row["metadata"] or {},
+                str(row["text"] or ""),
+                meaning_score(vector, row["vector"], relevance),
+            )
+            for row, relevance in rows
+        ]
 
     def count(self) -> int:
-        store = self._vector_store
-        return 0 if store is None else int(store.count_rows())  # type: ignore[attr-defined]
+        return self.reader.count()
 
     def corpus_version(self) -> str:
         """``pipeline.ports.Corpus``: changes with every write."""
-        store = self._vector_store
-        return "empty" if store is None else str(store.version())  # type: ignore[attr-defined]
+        return self.reader.version()
 
     def corpus_texts(self) -> list[str]:
         """``pipeline.ports.Corpus``: every chunk's text (for the pipeline's term statistics)."""
-        store = self._vector_store
-        if store is None:
-            return []
         try:
-            texts: list[str] = store.texts()  # type: ignore[attr-defined]
+            return self.reader.texts()
         except Exception as exc:
             raise StoreError(f"cannot read the LanceDB store's texts: {one_line(exc)}") from exc
-        return texts
 
     async def section_chunks(
         self, urls: Sequence[str], *, scope: Sequence[str] | None
     ) -> list[Source]:
         """``pipeline.ports.Sections``: the chunks of these sections, within ``scope``."""
-        store = self._vector_store
-        if store is None or not urls or (scope is not None and not scope):
+        if not urls or (scope is not None and not scope):
             return []
         collections = None if scope is None else list(scope)
         try:
             rows = await asyncio.to_thread(
-                store.rows_in_sections,  # type: ignore[attr-defined]
+                self.reader.rows_in_sections,
                 list(dict.fromkeys(urls)),
                 collections,
                 SECTION_ROWS,
@@ -139,6 +178,7 @@ class LanceKnowledgeStore(KnowledgeStore):
 
     def close(self) -> None:
         self._vector_store = None
+        self.reader.refresh()
 
 
 def open_lancedb(

@@ -1,27 +1,19 @@
-"""LlamaIndex's LanceDB vector store with citebot's repairs (see ``lancedb.py`` for why).
+"""LlamaIndex's LanceDB vector store with citebot's repairs (see ``lancedb.py`` for why):
+the writer. Questions are answered by ``lance_search.py``.
 
-Its own module because importing it loads lancedb, pyarrow and pandas (about a
-second): ``lancedb.py`` imports it on the first open, not at start-up.
+Its own module because importing it loads lancedb, pyarrow and pandas (about two
+CPU seconds): ``lancedb.py`` imports it on the first write, never for a question.
 """
 
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
-from llama_index.core.vector_stores.types import (
-    MetadataFilters,
-    VectorStoreQuery,
-    VectorStoreQueryResult,
-)
+from llama_index.core.vector_stores.types import MetadataFilters
 from llama_index.vector_stores.lancedb import LanceDBVectorStore
 
-TEXT_COLUMN = "text"
-
-
-def _quote(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
+from .lance_search import TEXT_COLUMN, quote
 
 
 class CitebotLanceDBVectorStore(LanceDBVectorStore):
@@ -53,7 +45,7 @@ class CitebotLanceDBVectorStore(LanceDBVectorStore):
     def delete(self, ref_doc_id: str, **delete_kwargs: Any) -> None:
         if self._table is None:
             return
-        self._table.delete(f"{self.doc_id_key} = {_quote(ref_doc_id)}")
+        self._table.delete(f"{self.doc_id_key} = {quote(ref_doc_id)}")
 
     def delete_nodes(
         self,
@@ -65,17 +57,7 @@ class CitebotLanceDBVectorStore(LanceDBVectorStore):
             raise NotImplementedError("delete by ids or by document")
         if self._table is None or not node_ids:
             return
-        self._table.delete("id IN (" + ",".join(_quote(i) for i in node_ids) + ")")
-
-    def query(self, query: VectorStoreQuery, **kwargs: Any) -> VectorStoreQueryResult:
-        if self._table is None:
-            return VectorStoreQueryResult(nodes=[], similarities=[], ids=[])
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                return super().query(query, **kwargs)
-        except Warning:  # the integration's way of saying "no rows matched"
-            return VectorStoreQueryResult(nodes=[], similarities=[], ids=[])
+        self._table.delete("id IN (" + ",".join(quote(i) for i in node_ids) + ")")
 
     def ensure_indexes(self, vector_index_rows: int) -> None:
         """Create missing indexes and fold new rows into existing ones."""
@@ -105,30 +87,3 @@ class CitebotLanceDBVectorStore(LanceDBVectorStore):
             # adds rows written since to every existing index.
             table.optimize()
         self._fts_index_ready = True
-
-    def version(self) -> str:
-        table = self._table
-        return "empty" if table is None else f"{table.version}:{table.count_rows()}"
-
-    def texts(self) -> list[str]:
-        table = self._table
-        if table is None:
-            return []
-        column = table.search().select([TEXT_COLUMN]).limit(table.count_rows()).to_arrow()
-        return [str(t or "") for t in column.column(TEXT_COLUMN).to_pylist()]
-
-    def rows_in_sections(
-        self, urls: list[str], collections: list[str] | None, limit: int
-    ) -> list[tuple[str, dict[str, Any]]]:
-        """(text, metadata) of the chunks whose ``url`` is one of ``urls``."""
-        table = self._table
-        if table is None or not urls:
-            return []
-        where = f"metadata.url IN ({','.join(_quote(u) for u in urls)})"
-        if collections is not None:
-            where += f" AND metadata.collection IN ({','.join(_quote(c) for c in collections)})"
-        rows = table.search().where(where).select([TEXT_COLUMN, "metadata"]).limit(limit)
-        return [(str(r[TEXT_COLUMN] or ""), dict(r["metadata"])) for r in rows.to_list()]
-
-    def count_rows(self) -> int:
-        return 0 if self._table is None else int(self._table.count_rows())

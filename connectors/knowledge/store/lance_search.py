@@ -1,0 +1,161 @@
+"""Reading the LanceDB table with ``lance`` itself: hybrid search, counts, texts.
+
+``import lancedb`` costs about 1.5 CPU seconds (most of it ``lance_namespace``,
+which it imports at top level), ``import lance`` about a third of that, and
+the files are the same. Writes still go through lancedb (``lancedb_vectors.py``);
+a question never loads it. The search is the one lancedb runs for a hybrid
+query with ``LinearCombinationReranker``: a vector leg and a full-text leg,
+each scaled to 0..1 by min-max, fused as ``weight * (1 - distance) +
+(1 - weight) * score``, a row missing from one leg counting as the worst there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import lance
+
+__all__ = ["LanceReader", "fuse", "quote", "scope_where"]
+
+TEXT_COLUMN = "text"
+VECTOR_COLUMN = "vector"
+#: partitions probed when the table has a vector index (the LlamaIndex adapter's default)
+NPROBES = 20
+
+
+def quote(value: str) -> str:
+    """A SQL string literal for lance's filters."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def scope_where(scope: Sequence[str] | None) -> str | None:
+    """The collection filter, applied inside both legs of the search."""
+    if scope is None:
+        return None
+    return "metadata.collection IN (" + ",".join(quote(c) for c in scope) + ")"
+
+
+def _scaled(leg: Sequence[tuple[int, float]]) -> dict[int, float]:
+    """Each row's value scaled to 0..1 by min-max (all 0 when they are equal)."""
+    if not leg:
+        return {}
+    values = [v for _, v in leg]
+    low, high = min(values), max(values)
+    spread = high - low
+    if spread:
+        return {row: (v - low) / spread for row, v in leg}
+    return {row: v - low for row, v in leg} if high else dict(leg)
+
+
+def fuse(
+    vector_leg: Sequence[tuple[int, float]],
+    text_leg: Sequence[tuple[int, float]],
+    weight: float,
+) -> list[tuple[int, float]]:
+    """Row ids by fused relevance, best first: ``(row id, distance)`` from the vector leg
+    and ``(row id, score)`` from the full-text leg."""
+    distances, scores = _scaled(vector_leg), _scaled(text_leg)
+    if not scores:
+        fused = {row: 1.0 - d for row, d in distances.items()}
+    elif not distances:
+        fused = scores
+    else:
+        fused = {
+            row: weight * (1.0 - distances.get(row, 1.0)) + (1.0 - weight) * scores.get(row, 0.0)
+            for row in {**distances, **scores}
+        }
+    # stable: ties keep the vector leg's order, then the text leg's, as lancedb's sort does
+    return sorted(fused.items(), key=lambda item: -item[1])
+
+
+class LanceReader:
+    """One table's dataset, opened on first use and reopened after writes (``refresh``)."""
+
+    COLUMNS = ("id", TEXT_COLUMN, "metadata", VECTOR_COLUMN)
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._dataset: lance.LanceDataset | None = None
+
+    def exists(self) -> bool:
+        return self._dataset is not None or self.path.is_dir()
+
+    def refresh(self) -> None:
+        self._dataset = None
+
+    def dataset(self) -> lance.LanceDataset | None:
+        if self._dataset is None and self.path.is_dir():
+            import lance
+
+            self._dataset = lance.dataset(str(self.path))
+        return self._dataset
+
+    def count(self) -> int:
+        dataset = self.dataset()
+        return 0 if dataset is None else int(dataset.count_rows())
+
+    def version(self) -> str:
+        dataset = self.dataset()
+        return "empty" if dataset is None else f"{dataset.version}:{dataset.count_rows()}"
+
+    def texts(self) -> list[str]:
+        dataset = self.dataset()
+        if dataset is None:
+            return []
+        column = dataset.to_table(columns=[TEXT_COLUMN]).column(TEXT_COLUMN)
+        return [str(t or "") for t in column.to_pylist()]
+
+    def rows_in_sections(
+        self, urls: Sequence[str], collections: Sequence[str] | None, limit: int
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """(text, metadata) of the chunks whose ``url`` is one of ``urls``."""
+        dataset = self.dataset()
+        if dataset is None or not urls:
+            return []
+        where = f"metadata.url IN ({','.join(quote(u) for u in urls)})"
+        if collections is not None:
+            where += f" AND {scope_where(collections)}"
+        rows = dataset.to_table(columns=[TEXT_COLUMN, "metadata"], filter=where, limit=limit)
+        return [(str(r[TEXT_COLUMN] or ""), dict(r["metadata"])) for r in rows.to_pylist()]
+
+    def has_text_index(self) -> bool:
+        dataset = self.dataset()
+        if dataset is None:
+            return False
+        return any(
+            str(index.get("type", "")).lower() in {"inverted", "fts"}
+            and list(index.get("fields", [])) == [TEXT_COLUMN]
+            for index in dataset.list_indices()
+        )
+
+    def search(
+        self, query: str, vector: Sequence[float], *, limit: int, where: str | None, weight: float
+    ) -> list[tuple[Mapping[str, Any], float]]:
+        """The best ``limit`` rows (each a dict of ``COLUMNS``) with their fused relevance."""
+        dataset = self.dataset()
+        if dataset is None or limit <= 0:
+            return []
+        common: dict[str, Any] = {
+            "filter": where,
+            "prefilter": True,
+            "with_row_id": True,
+            "limit": limit,
+            "disable_scoring_autoprojection": True,
+        }
+        near = {"column": VECTOR_COLUMN, "q": list(vector), "k": limit, "nprobes": NPROBES}
+        by_vector = dataset.to_table(
+            columns=[*self.COLUMNS, "_distance"], nearest=near, **common
+        ).to_pylist()
+        by_text = dataset.to_table(
+            columns=[*self.COLUMNS, "_score"], full_text_query=query, **common
+        ).to_pylist()
+        rows = {row["_rowid"]: row for row in by_text} | {row["_rowid"]: row for row in by_vector}
+        ranked = fuse(
+            [(row["_rowid"], float(row["_distance"])) for row in by_vector],
+            [(row["_rowid"], float(row["_score"])) for row in by_text],
+            weight,
+        )
+        return [(rows[row_id], relevance) for row_id, relevance in ranked[:limit]]
