@@ -50,6 +50,8 @@ class PipelineSettings(BaseModel):
     """after "I couldn't find this", name the closest passage (no footnote, no claim)"""
     history_tokens: int = Field(1500, ge=0)
     """token budget for the thread history a question carries (every platform)"""
+    speculate: bool = False
+    """with the LLM grader, start the answer while it grades (used if it keeps the same passages, else one prompt's tokens are wasted)"""
 
     @model_validator(mode="after")
     def _ordered(self) -> PipelineSettings:

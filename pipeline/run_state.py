@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pipeline.errors import scrub
 from pipeline.events import Decision
 from pipeline.question import Question
+from pipeline.speculation import Speculation
 from pipeline.trace import Tracer
 from pipeline.usage import TokenUsage
 
@@ -31,6 +32,8 @@ class RunState:
     streamed: bool = False
     verdict: Verdict | None = None
     usage: TokenUsage = field(default_factory=TokenUsage)
+    #: an answer started while the LLM grades (``pipeline/speculation.py``)
+    speculation: Speculation | None = None
 
     def note(self, text: str) -> None:
         """Add a note for the user; paths and host names from exceptions are left out."""

@@ -48,6 +48,7 @@ from pipeline.ports import Corpus, Grader, Hit, Retriever, Sections, WebSearch
 from pipeline.quotes import check_quotes
 from pipeline.run_state import RunState, Verdict
 from pipeline.sections import read_on
+from pipeline.speculation import Speculation
 from pipeline.text import strips
 from pipeline.trace import Clock
 from pipeline.usage import collecting
@@ -318,6 +319,16 @@ class CitebotWorkflow(Workflow):
         grader = self.grader
         if isinstance(grader, LLMGrader) and run.llm_down is not None:
             grader = self.embedding_grader
+        llm = self._llm_usable(run)
+        if (
+            isinstance(grader, LLMGrader)
+            and llm is not None
+            and self.settings.speculate
+            and not run.streamed
+            and run.speculation is None
+        ):
+            with collecting(run.usage):
+                run.speculation = self._speculate(run, llm, question, ev.hits)
         try:
             with collecting(run.usage):
                 async with asyncio.timeout(self.settings.grade_timeout):
@@ -390,6 +401,30 @@ class CitebotWorkflow(Workflow):
             carries=carries,
             run=run,
         )
+
+    def _speculate(
+        self, run: RunState, llm: LLM, question: str, hits: Sequence[Hit]
+    ) -> Speculation:
+        """The answer over the passages the embedding grade keeps as "correct", started now
+        (see ``pipeline/speculation.py``), numbered in retrieval order."""
+
+        async def guess() -> list[Source]:
+            # only when the cheap grade and the evidence already say "the knowledge base
+            # answers this": elsewhere the call would mostly be thrown away
+            grades = await self.embedding_grader.grade(question, [h.source.text for h in hits])
+            supports = await self._support(question, hits, grades)
+            upper = self.settings.upper
+            if max(grades) <= upper or max(supports) < self.settings.evidence_threshold:
+                return []
+            return [hit.source for hit, grade in zip(hits, grades, strict=True) if grade >= upper]
+
+        async def stream(sources: list[Source]) -> Any:
+            messages = prompts.answer_messages(
+                run.standalone, numbered(sources), stricter=False, persona=run.question.persona
+            )
+            return await llm.astream_chat(messages)
+
+        return Speculation(guess, stream)
 
     async def _support(
         self, question: str, hits: Sequence[Hit], grades: Sequence[float], *, own: str
@@ -521,6 +556,7 @@ class CitebotWorkflow(Workflow):
         web = self._web(run)
         assert web is not None
         run.web_used = True
+        _drop_speculation(run)
         query = await self._rewrite(run, prompts.REWRITE_WEB_PROMPT, run.standalone, "web-rewrite")
         self._status(ctx, "Searching the web…", "web")
         clock = Clock()
@@ -598,9 +634,15 @@ class CitebotWorkflow(Workflow):
         live = not run.streamed
         run.streamed = True
         llm = self._llm_usable(run)
+        speculation, run.speculation = run.speculation, None
         if llm is not None and sources:
             self._status(ctx, "Writing the answer…" if live else "Revising the answer…", "generate")
             clock = Clock()
+            early = None
+            if speculation is not None and live and not ev.stricter:
+                early = await speculation.take(ev.sources)
+                if early is not None and speculation.sources is not None:
+                    sources = numbered(speculation.sources)  # the order it was asked in
             stream = CitationStream(sources, merge_fragments=self.settings.merge_fragments)
             raw: list[str] = []
             messages = prompts.answer_messages(
@@ -609,7 +651,7 @@ class CitebotWorkflow(Workflow):
             try:
                 with collecting(run.usage):
                     async with asyncio.timeout(self.settings.generate_timeout):
-                        tokens = await llm.astream_chat(messages)
+                        tokens = early or await llm.astream_chat(messages)
                         async for chunk in tokens:
                             delta = chunk.delta or ""
                             raw.append(delta)
@@ -635,10 +677,13 @@ class CitebotWorkflow(Workflow):
                     stricter=ev.stricter,
                     chars=len(answer.text),
                     warnings=list(answer.warnings),
+                    **({"started_while_grading": True} if early is not None else {}),
                 )
                 return CheckEvent(
                     sources=sources, answer=answer, raw="".join(raw), extractive=False, run=run
                 )
+        if speculation is not None:
+            speculation.cancel()
         if self.llm is not None and run.llm_down is not None and sources:
             run.note(stage_note("generate", run.llm_down))
         return await self._extractive(ctx, run, sources, live=live)
@@ -814,6 +859,7 @@ class CitebotWorkflow(Workflow):
     @step
     async def finalize(self, ctx: Context, ev: FinalizeEvent) -> StopEvent:
         run = ev.run
+        _drop_speculation(run)
         answer = ev.answer
         if answer is None or not answer.references:
             route = Route.NO_ANSWER
@@ -854,6 +900,12 @@ class CitebotWorkflow(Workflow):
             answer=answer, route=route, trace=run.tracer.freeze(), question=run.question.text
         )
         return StopEvent(result=done)
+
+
+def _drop_speculation(run: RunState) -> None:
+    if run.speculation is not None:
+        run.speculation.cancel()
+        run.speculation = None
 
 
 def _warn(answer: CitedAnswer, warning: str) -> CitedAnswer:
