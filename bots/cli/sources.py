@@ -28,11 +28,11 @@ def _settings() -> Settings:
 
 def web_source(arg: str, url_base: str | None, collection: str) -> SourceSpec | None:
     """``https://…``: a site to crawl from that page, or a sitemap (index)."""
-    from connectors.knowledge.crawler import normalize
-    from connectors.knowledge.sources.web import is_web_source
-
-    if not is_web_source(arg):
+    # sources.web.is_web_source, asked before importing the crawler (httpx and all)
+    if not arg.startswith(("http://", "https://")):
         return None
+    from connectors.knowledge.crawler import normalize
+
     if normalize(arg) is None:
         raise SourceNotFound(f"not a crawlable URL: {arg}")
     crawl = _settings().ingest.crawl
