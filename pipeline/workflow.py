@@ -412,9 +412,13 @@ class CitebotWorkflow(Workflow):
             # only when the cheap grade and the evidence already say "the knowledge base
             # answers this": elsewhere the call would mostly be thrown away
             grades = await self.embedding_grader.grade(question, [h.source.text for h in hits])
-            supports = await self._support(question, hits, grades)
+            supports, carries = await self._support(question, hits, grades, own=run.question.text)
+            carrying = [s for s, c in zip(supports, carries, strict=True) if c]
             upper = self.settings.upper
-            if max(grades) <= upper or max(supports) < self.settings.evidence_threshold:
+            if (
+                max(grades) <= upper
+                or max(carrying, default=-1.0) < self.settings.evidence_threshold
+            ):
                 return []
             return [hit.source for hit, grade in zip(hits, grades, strict=True) if grade >= upper]
 
