@@ -16,7 +16,7 @@ from bots.settings.sections import SlackSettings
 from bots.testing.slack_api import TEAM, FakeSlack
 from bots.testing.slack_workspaces import OAuthApp
 
-from .conftest import Harness, MakeHarness, mention
+from .conftest import Harness, MakeHarness, mention, message
 
 CLIENT_ID = "111.222"
 CLIENT_SECRET = "oauth-client-secret"
@@ -112,6 +112,36 @@ async def test_a_second_workspace_installs_through_oauth_and_answers_with_its_ow
     checks = [c for c in fake.called("auth.test") if c.token == tokens[TEAM]]
     assert len(checks) == 2
     assert not fake.rejected
+
+
+async def test_an_installed_workspace_keeps_its_own_scope_in_the_assistant_panel(
+    make_harness: MakeHarness, fake: FakeSlack
+) -> None:
+    h = await oauth_harness(make_harness, fake, assistant=True)
+    h.bot.runtime.settings.access.scopes = {f"slack:{TEAM2}/dm": ["team2-handbook"]}
+    h.bot.runtime.settings.access.dm_scope = ["shared"]
+    await install(h, TEAM2)
+    token = next(t for t, w in fake.workspaces.tokens.items() if w.team_id == TEAM2)
+
+    started = fake.assistant_thread_started(user="U777", team=TEAM2, channel="D0T2")
+    await h.event(started, team=TEAM2)
+    prompts = await fake.wait_for("assistant.threads.setSuggestedPrompts")
+    assert prompts.token == token
+    thread_ts = started["assistant_thread"]["thread_ts"]
+    question = message(
+        "where is the handbook?",
+        ts="9.000001",
+        channel="D0T2",
+        channel_type="im",
+        thread_ts=thread_ts,
+        team=TEAM2,
+        user="U777",
+    )
+    await h.event(question, team=TEAM2)
+    await fake.wait_for("chat.stopStream")
+    await h.bot.drain()
+    assert h.answerer.questions[0].scope == ("team2-handbook",)
+    assert {c.token for c in fake.calls if c.params.get("channel_id") == "D0T2"} == {token}
 
 
 async def test_uninstalling_deletes_the_workspace_and_it_is_no_longer_answered(
