@@ -180,6 +180,9 @@ async def test_a_forged_or_replayed_redirect_installs_nothing(
     make_harness: MakeHarness, fake: FakeSlack
 ) -> None:
     h = await oauth_harness(make_harness, fake)
+    # the install pages are GETs a browser opens; events still need Slack's signature
+    async with h.session.post(h.url, data=b'{"type":"event_callback"}') as unsigned:
+        assert unsigned.status == 401
     forged = base(h) + "/slack/oauth_redirect?code=whatever&state=made-up"
     async with h.session.get(forged, headers={"Cookie": "slack-app-oauth-state=made-up"}) as r:
         assert r.status >= 400
