@@ -221,7 +221,11 @@ class _Picked:
         for unit in order[back:at]:
             self.add(self.scored[(best.source_rank, unit.start)])
         self.add(best)
+        lead = best
         for unit in order[at + 1 :]:
+            # what a sentence ending in a colon announces is its continuation, and is in
+            if lead.kind != "code" and lead.text.rstrip().endswith(":"):
+                break
             pick = self.scored.get((best.source_rank, unit.start))
             if pick is None or self.has(best.source_rank, unit.start):
                 continue
@@ -229,6 +233,7 @@ class _Picked:
             if self.full or pick.score < self.floor or (best.kind == pick.kind == "item"):
                 break
             self.add(pick)
+            lead = pick
 
     def show_code(self, best: Pick, wanted: set[str]) -> None:
         """The code that shows how: of the chosen sections, the block sharing most of the
