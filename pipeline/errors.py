@@ -31,7 +31,11 @@ def one_line(exc: BaseException, limit: int = 200, *, named: bool = False) -> st
 # What a note shown to a user must not carry: addresses, host names and file
 # paths from exception text (they tell an outsider about the deployment).
 _ADDRESS = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s)\]'\"]+")
-_PATH = re.compile(r"(?<![\w.:/-])(?:~|\.{1,2})?(?:/[^\s/'\"():,]+)+/?|\b[A-Za-z]:\\[^\s'\"():,]+")
+_PATH = re.compile(
+    r"(?<![\w.:/-])(?:~|\.{1,2})?(?:/[^\s/'\"():,]+)+/?|\b[A-Za-z]:\\[^\s'\"():,]+"
+    # relative, as Lance prints its files ("tmp/…/chunks.lance/data/…"); "and/or" has one slash
+    r"|(?<![\w.:/-])[\w.-]+(?:/[\w.-]+){2,}/?"
+)
 _HOST = re.compile(
     r"\b(?:(?:\d{1,3}\.){3}\d{1,3}|localhost|(?:[a-zA-Z0-9-]+\.)+(?:com|org|net|io|dev|ai|app"
     r"|cloud|internal|local|lan|svc|cluster|co|de|uk|fr|eu|us))(?::\d{1,5})?\b"

@@ -276,6 +276,11 @@ class Dedupe:
         self._down_until: float | None = None
 
     @property
+    def shared(self) -> bool:
+        """Claims go through a backend other processes see (Redis), not this process's memory."""
+        return self.local is not None
+
+    @property
     def degraded(self) -> bool:
         """The shared backend failed lately; claims are this process's own."""
         return self._down_until is not None

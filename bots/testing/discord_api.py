@@ -294,7 +294,8 @@ class FakeDiscord:
             "members": [member(BOT), member(USER), member(OTHER_USER)],
             "voice_states": [],
             "presences": [],
-            "threads": [],
+            # as Discord sends it: every active thread the bot may view (Gateway "Guild Create")
+            "threads": [t for t in self.threads() if not t["thread_metadata"]["archived"]],
             "stage_instances": [],
             "guild_scheduled_events": [],
             "soundboard_sounds": [],

@@ -18,6 +18,7 @@ from pipeline.run_state import RunState
         ("POST http://llm.corp.example.com/v1/chat failed", "llm.corp"),
         ("Error 111 connecting to localhost:6379. Connection refused.", "localhost"),
         ("[Errno 2] No such file or directory: './data/store'", "./data"),
+        ("lance error: Not found: tmp/pytest-of-root/kb/lancedb/chunks.lance/data/0010", "tmp/"),
         ("open C:\\\\citebot\\\\data failed", "C:\\\\citebot"),
     ],
 )

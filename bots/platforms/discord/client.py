@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,6 +14,7 @@ from discord.ext import commands
 
 from bots.platforms.discord.feedback import VoteButton, WhySelect, on_reason_submitted
 from bots.platforms.discord.places import NO_PINGS
+from bots.platforms.discord.threads import FILE, RecentIds, StoredThreads
 from bots.settings import SettingsError
 from bots.settings.sections import DiscordSettings
 from connectors.errors import ConnectorError
@@ -76,23 +76,6 @@ EXTENSIONS = (
 )
 
 
-class RecentIds:
-    """The ids of threads the bot answered in, bounded so a long-lived bot stays small."""
-
-    def __init__(self, size: int = 50_000) -> None:
-        self._ids: OrderedDict[int, None] = OrderedDict()
-        self._size = size
-
-    def add(self, item: int) -> None:
-        self._ids[item] = None
-        self._ids.move_to_end(item)
-        while len(self._ids) > self._size:
-            self._ids.popitem(last=False)
-
-    def __contains__(self, item: object) -> bool:
-        return item in self._ids
-
-
 class CitebotBot(commands.Bot):
     def __init__(self, settings: Settings, runtime: Runtime, **options: Any) -> None:
         super().__init__(
@@ -104,7 +87,10 @@ class CitebotBot(commands.Bot):
         )
         self.settings = settings
         self.runtime = runtime
-        self.answered_threads = RecentIds()
+        # alone, a restart must still know its threads; with Redis the dedupe backend shares them
+        self.answered_threads = (
+            RecentIds() if runtime.dedupe.shared else StoredThreads(settings.data_dir / FILE)
+        )
         self.plugin_commands: list[str] = []
 
     async def setup_hook(self) -> None:
@@ -138,6 +124,10 @@ class CitebotBot(commands.Bot):
                 "could not sync app commands (%s); was the bot invited with applications.commands?",
                 exc,
             )
+
+    async def close(self) -> None:
+        await super().close()
+        self.answered_threads.close()
 
     async def on_message(self, message: discord.Message, /) -> None:
         """Questions are handled by ``QuestionListener``; there are no prefix commands."""
