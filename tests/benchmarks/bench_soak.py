@@ -116,6 +116,8 @@ async def serve_bot(args: argparse.Namespace) -> None:
     ops: dict[str, Any] = {"metrics_port": 0, "log_level": "WARNING"}
     if args.redis_url:
         ops["redis_url"] = args.redis_url
+    if args.lease_ttl:
+        ops["lease_ttl"] = args.lease_ttl
     settings = load_settings(
         data_dir=args.data_dir,
         slack={
@@ -297,7 +299,12 @@ class Report:
 
 
 async def start_bots(
-    processes: int, fake: FakeSlack, llm: FakeOpenAI, tmp: Path, redis_url: str | None
+    processes: int,
+    fake: FakeSlack,
+    llm: FakeOpenAI,
+    tmp: Path,
+    redis_url: str | None,
+    lease_ttl: float | None = None,
 ) -> list[tuple[asyncio.subprocess.Process, str]]:
     bots: list[tuple[asyncio.subprocess.Process, str]] = []
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CITEBOT_", "SLACK_"))}
@@ -310,12 +317,17 @@ async def start_bots(
         ]  # fmt: skip
         if redis_url:
             args += ["--redis-url", redis_url]
+        if lease_ttl:
+            args += ["--lease-ttl", str(lease_ttl)]
         proc = await asyncio.create_subprocess_exec(
             *args,
             cwd=ROOT,
             env=env,
             stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
+            # SOAK_LOGS=1 keeps each process's log in its data dir's parent, for a post-mortem
+            stderr=(tmp / f"bot{n}.log").open("wb")
+            if os.environ.get("SOAK_LOGS")
+            else asyncio.subprocess.DEVNULL,
         )
         assert proc.stdout is not None
         line = await asyncio.wait_for(proc.stdout.readline(), 120)
@@ -502,6 +514,7 @@ def main() -> None:
     serve.add_argument("--llm-url", required=True)
     serve.add_argument("--data-dir", required=True)
     serve.add_argument("--redis-url")
+    serve.add_argument("--lease-ttl", type=float)
     args = parser.parse_args()
     profile_to = os.environ.get(
         "SOAK_PROFILE"
