@@ -206,9 +206,13 @@ class Lease:
         return await self._dedupe._renew(self.key, self.token)
 
     async def done(self) -> None:
-        await self._dedupe._put(self.key, self._dedupe.ttl)
+        try:
+            await self._dedupe._put(self.key, self._dedupe.ttl)
+        finally:
+            self._dedupe._held.discard(self.key)
 
     async def release(self) -> None:
+        self._dedupe._held.discard(self.key)
         await self._dedupe._release(self.key, self.token)
 
     async def _keep(self) -> None:
@@ -274,6 +278,9 @@ class Dedupe:
         self._retry_after = retry_after
         self._clock = clock
         self._down_until: float | None = None
+        # leases this process holds until done or released, whatever their TTL says: an event
+        # loop stalled past the lease (CPU starved, a long GC) must not answer its own retry twice
+        self._held: set[str] = set()
 
     @property
     def shared(self) -> bool:
@@ -313,6 +320,8 @@ class Dedupe:
         return result, True
 
     async def _claim(self, key: str, ttl: float, token: str) -> bool:
+        if key in self._held:
+            return False
         local = self.local
         if local is not None and await local.contains(key):
             return False
@@ -354,6 +363,7 @@ class Dedupe:
         """A lease on ``parts`` for ``lease_ttl`` seconds, or ``None`` if it is held or done."""
         key, token = self.key(*parts), uuid.uuid4().hex
         if await self._claim(key, self.lease_ttl, token):
+            self._held.add(key)
             return Lease(self, key, token)
         if parts:
             metrics.dedupe_hit(parts[0])

@@ -175,12 +175,12 @@ def channel_of(i: int) -> str:
     return f"C{i % CHANNELS:03d}"
 
 
-def plan(n: int, processes: int, seed: int) -> list[Delivery]:
+def plan(n: int, processes: int, seed: int, rate: float = RATE) -> list[Delivery]:
     rng = random.Random(seed)
     out: list[Delivery] = []
     t = 0.0
     for i in range(n):
-        t += rng.expovariate(RATE)
+        t += rng.expovariate(rate)
         ts, channel = ts_of(i), channel_of(i)
         first = i % processes
         other = (first + 1) % processes

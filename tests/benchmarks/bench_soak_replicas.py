@@ -3,8 +3,9 @@
 Each replica is a citebot process as in :mod:`tests.benchmarks.bench_soak` (real Bolt
 behind citebot's aiohttp server, the real runtime, an answerer streaming from a slow,
 sometimes failing fake OpenAI server through the real ``openai`` client), with a
-2 s lease. The deliveries are Slack's: each mention, plus for some a retry, the
-``message`` event of the same post or an exact duplicate, spread over both replicas.
+short lease. The deliveries are Slack's: each mention, plus for some a retry, the
+``message`` event of the same post or an exact duplicate, spread over both replicas, at
+10 new questions a second (``SOAK_RATE``).
 
 When half the questions have been sent, replica 0 is SIGKILLed. From then on:
 
@@ -12,18 +13,20 @@ When half the questions have been sent, replica 0 is SIGKILLed. From then on:
   the load balancer in front of the replicas sends the retries to the survivor;
 - a question it had acked but not answered is retried to the survivor the same way.
 
-Slack's retries come at once, after 1 min and after 5 min; here at once, after 4 s and
-after 10 s, against a 2 s lease (the default lease, 30 s, is shorter than Slack's 1 min
-too), until the question is answered. The first retry usually finds the dead replica's
-lease still held and is dropped; a later one answers. Slack itself does not retry a
-delivery that was acked: the report counts those questions apart ("acked then killed"),
-because outside this soak they depend on a retry that Slack does not send.
+Slack's retries come at once, after 1 min and after 5 min; here at once, then 2 s after
+the lease (5 s, ``SOAK_LEASE``) and after three leases, until the question is answered
+(the default lease, 30 s, is shorter than Slack's 1 min too). The first retry usually
+finds the dead replica's lease still held and is dropped; a later one answers. Slack
+itself does not retry a delivery that was acked: the report counts those questions
+apart ("acked then killed"), because outside this soak they depend on a retry that
+Slack does not send.
 
 Reported, for the run with the kill and for a baseline run of the same plan without
 it (interleaved rounds, ``SOAK_ROUNDS``): answered exactly once, lost, duplicated
 (more than one finished answer in a thread), partial messages left by the dead
 replica, ack p50/p99, first-answer latency p50/p99 (first delivery → first message
-in the thread), and each replica's RSS at start (after a warm-up), middle (just before the kill) and end.
+in the thread), and each replica's RSS at start (after a warm-up), middle (just before
+the kill) and end.
 
     uv run --frozen --all-extras pytest tests/benchmarks/bench_soak_replicas.py -m benchmark -s
     SOAK_QUESTIONS=1000 SOAK_ROUNDS=3 uv run … (longer)
@@ -66,9 +69,10 @@ from tests.fakes.redis_server import kind, redis_server
 
 N = int(os.environ.get("SOAK_QUESTIONS", "200"))
 ROUNDS = int(os.environ.get("SOAK_ROUNDS", "1"))
-LEASE_TTL = 2.0
-#: Slack retries at once, after 1 min and after 5 min; compressed for a 2 s lease
-SLACK_RETRIES = (0.2, 4.0, 10.0)
+RATE = float(os.environ.get("SOAK_RATE", "10"))  # new questions per second
+LEASE_TTL = float(os.environ.get("SOAK_LEASE", "5"))
+#: Slack retries at once, after 1 min and after 5 min: compressed, the later two past the lease
+SLACK_RETRIES = (0.2, LEASE_TTL + 2, 3 * LEASE_TTL + 2)
 ANSWERS = ("chat.startStream", "chat.postMessage")
 RETRY = {"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_error"}
 
@@ -133,7 +137,7 @@ def finished_in(fake: FakeSlack, i: int) -> list[str]:
 async def soak(tmp: Path, redis_url: str, *, n: int = N, kill: bool = True, seed: int = 7) -> Run:
     rng = random.Random(seed)
     failing = {f"q{i:05d}" for i in rng.sample(range(n), round(n * FAIL_SHARE))}
-    deliveries = plan(n, 2, seed)
+    deliveries = plan(n, 2, seed, RATE)
     run = Run(n, kill, len(deliveries), failed_expected=len(failing))
     fake = await FakeSlack().start()
     llm = SlowFlakyLLM(failing, seed).start()

@@ -28,8 +28,10 @@ def degraded_count() -> float:
 
 async def test_a_lease_lapses_unless_renewed_and_done_lasts():
     clock = Clock()
-    dedupe = Dedupe(MemoryBackend(clock=clock), ttl=600, lease_ttl=30)
-    lease = await dedupe.lease("slack", "msg", "C1", "1.0")
+    backend = MemoryBackend(clock=clock)
+    # two holders on one store: the first stands for a process that dies holding its lease
+    dead, dedupe = Dedupe(backend, ttl=600, lease_ttl=30), Dedupe(backend, ttl=600, lease_ttl=30)
+    lease = await dead.lease("slack", "msg", "C1", "1.0")
     assert lease is not None
     assert await dedupe.lease("slack", "msg", "C1", "1.0") is None  # held
     clock.now = 29
@@ -45,6 +47,20 @@ async def test_a_lease_lapses_unless_renewed_and_done_lasts():
     assert await dedupe.lease("slack", "msg", "C1", "1.0") is None  # done lasts the dedupe ttl
     clock.now = 59.5 + 601
     assert await dedupe.lease("slack", "msg", "C1", "1.0") is not None
+
+
+async def test_a_stalled_holder_never_answers_its_own_retry_twice():
+    """The keeper renews every ttl/3; a loop starved past the lease skips those renewals."""
+    clock = Clock()
+    dedupe = Dedupe(MemoryBackend(clock=clock), ttl=600, lease_ttl=2)
+    lease = await dedupe.lease("slack", "msg", "C1", "2.0")
+    assert lease is not None
+    clock.now = 5  # no renewal for 5 s: the stored lease lapsed
+    assert await dedupe.lease("slack", "msg", "C1", "2.0") is None, "still answering here"
+    await lease.done()
+    assert await dedupe.lease("slack", "msg", "C1", "2.0") is None
+    clock.now = 5 + 601
+    assert await dedupe.lease("slack", "msg", "C1", "2.0") is not None, "done lasts its ttl only"
 
 
 async def test_held_marks_done_on_success_and_releases_on_failure():
@@ -164,8 +180,10 @@ async def test_a_crashed_answer_is_answered_by_the_retry(make_harness):
     clock = Clock()
     dedupe = Dedupe(MemoryBackend(clock=clock), lease_ttl=30)
     h = await make_harness(dedupe=dedupe)
-    # what the dead process left behind: a lease nobody renews
-    assert await dedupe.lease("slack", "msg", "C111", "7.5") is not None
+    # what the dead process (its own Dedupe, on the shared store) left behind: a lease
+    # nobody renews
+    dead = Dedupe(dedupe.backend, lease_ttl=30)
+    assert await dead.lease("slack", "msg", "C111", "7.5") is not None
     await h.event(mention(ts="7.5"), event_id="EvCRASH")
     await h.bot.drain()
     assert h.answerer.questions == []  # still held: the first process might yet answer
