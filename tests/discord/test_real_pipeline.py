@@ -15,7 +15,7 @@ from connectors.factory import open_store
 from connectors.knowledge.ingest import Ingestor
 from connectors.knowledge.sources.folder import read_folder
 from tests.discord.conftest import StartBot
-from tests.fakes.openai_server import Fail, FakeOpenAI
+from tests.fakes.openai_server import Fail, FakeOpenAI, Hang
 
 KEYS = """# API keys
 
@@ -67,3 +67,30 @@ async def test_llm_down_answer_says_so_and_still_cites(
     assert "[[1]](<https://docs.example.com/keys.md#rotating-api-keys:~:text=" in content
     assert "keys.md#rotating-api-keys" in final.json["embeds"][0]["description"]
     assert final.json["allowed_mentions"]["parse"] == []
+
+
+async def test_llm_that_never_answers_is_timed_out_and_said_in_one_line(
+    start_bot: StartBot, fake: FakeDiscord, data_dir: Path
+) -> None:
+    with FakeOpenAI() as hanging:
+        hanging.default = Hang()
+        root = {
+            "data_dir": data_dir,
+            "llm": {
+                "provider": "openai_compatible",
+                "base_url": hanging.base_url,
+                "max_retries": 0,
+            },
+            "web": {"enabled": False},
+            "pipeline": {"generate_timeout": 1.0},
+        }
+        await start_bot(root=root, answerer=build_answerer)
+        await fake.user_says("How do I rotate an API key?", mention_bot=True)
+        final = await fake.wait_call(
+            "PATCH", r"/channels/\d+/messages/\d+", lambda c: bool(c.json.get("embeds")), within=60
+        )
+    content = final.json["content"]
+    notes = [line for line in content.splitlines() if "did not answer within 1 s" in line]
+    assert len(notes) == 1, content
+    assert "click Rotate" in content, "the sources still answer"
+    assert len([c for c in fake.message_calls() if c.method == "POST"]) == 1, "one answer"
