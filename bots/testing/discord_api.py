@@ -347,6 +347,37 @@ class FakeDiscord:
                     return m
         raise KeyError(message_id)
 
+    def add_thread(
+        self,
+        name: str,
+        *,
+        tid: str | None = None,
+        parent: int | str = CHANNEL_ID,
+        owner: int = USER_ID,
+        archive_minutes: int = 1440,
+    ) -> dict[str, Any]:
+        """A public thread (by default one a user started, which the bot has not joined)."""
+        thread: dict[str, Any] = {
+            "id": tid or self.snowflake(),
+            "type": 11,
+            "guild_id": str(GUILD_ID),
+            "parent_id": str(parent),
+            "name": name,
+            "owner_id": str(owner),
+            "message_count": 0,
+            "member_count": 1,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": archive_minutes,
+                "archive_timestamp": _now(),
+                "locked": False,
+            },
+        }
+        self.channels[thread["id"]] = thread
+        return thread
+
     def threads(self) -> list[dict[str, Any]]:
         return [c for c in self.channels.values() if c["type"] == 11]
 
@@ -694,26 +725,14 @@ class FakeDiscord:
                 picked = msgs[-limit:]
             return _json(list(reversed(picked)))  # Discord answers newest first
         if method == "POST" and parts[4:5] == ["threads"]:
-            tid = parts[3]  # a thread started from a message has that message's id
-            thread = {
-                "id": tid,
-                "type": 11,
-                "guild_id": str(GUILD_ID),
-                "parent_id": cid,
-                "name": body["name"],
-                "owner_id": str(BOT_ID),
-                "message_count": 0,
-                "member_count": 1,
-                "rate_limit_per_user": 0,
-                "flags": 0,
-                "thread_metadata": {
-                    "archived": False,
-                    "auto_archive_duration": body.get("auto_archive_duration", 1440),
-                    "archive_timestamp": _now(),
-                    "locked": False,
-                },
-            }
-            self.channels[tid] = thread
+            # a thread started from a message has that message's id
+            thread = self.add_thread(
+                body["name"],
+                tid=parts[3],
+                parent=cid,
+                owner=BOT_ID,
+                archive_minutes=body.get("auto_archive_duration", 1440),
+            )
             await self.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
             return _json(thread)
         return _json({"message": "unknown message route", "code": 0}, status=404)

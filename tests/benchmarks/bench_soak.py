@@ -308,7 +308,7 @@ async def start_bots(
 ) -> list[tuple[asyncio.subprocess.Process, str]]:
     bots: list[tuple[asyncio.subprocess.Process, str]] = []
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CITEBOT_", "SLACK_"))}
-    tmp.mkdir(parents=True, exist_ok=True)
+    tmp.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240  (set-up, before any load)
     for n in range(processes):
         port = free_port()
         args = [

@@ -9,36 +9,15 @@ from pathlib import Path
 import pytest
 
 from bots.app import build_answerer
-from bots.settings import Settings
 from bots.testing.discord_api import FakeDiscord
-from connectors.factory import open_store
-from connectors.knowledge.ingest import Ingestor
-from connectors.knowledge.sources.folder import read_folder
 from tests.discord.conftest import StartBot
 from tests.fakes.openai_server import Fail, FakeOpenAI, Hang
-
-KEYS = """# API keys
-
-## Rotating API keys
-
-To rotate a key, open Settings › API keys and click Rotate next to the key. The old key keeps
-working for 24 hours so that running jobs can switch over; after that it is revoked.
-"""
+from tests.faults.knowledge import ingest_keys
 
 
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    docs = tmp_path_factory.mktemp("docs")
-    (docs / "keys.md").write_text(KEYS, encoding="utf-8")
-    data = tmp_path_factory.mktemp("data")
-    store = open_store(Settings(data_dir=data))
-    try:
-        Ingestor(store, data, progress=False).ingest(
-            read_folder(docs, url_base="https://docs.example.com/"), source=f"folder:{docs}"
-        )
-    finally:
-        store.close()
-    return data
+    return ingest_keys(tmp_path_factory.mktemp("docs"), tmp_path_factory.mktemp("data"))
 
 
 @pytest.fixture

@@ -11,39 +11,13 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bots.platforms.discord.threads import FILE, StoredThreads
-from bots.testing.discord_api import CHANNEL_ID, GUILD_ID, USER_ID, FakeDiscord
+from bots.testing.discord_api import FakeDiscord
 from pipeline.question import Trigger
 from tests.discord.conftest import StartBot
-
-
-def user_thread(fake: FakeDiscord, name: str) -> dict[str, Any]:
-    """A public thread a user started (the bot is neither its owner nor a member)."""
-    tid = fake.snowflake()
-    thread = {
-        "id": tid,
-        "type": 11,
-        "guild_id": str(GUILD_ID),
-        "parent_id": str(CHANNEL_ID),
-        "name": name,
-        "owner_id": str(USER_ID),
-        "message_count": 0,
-        "member_count": 1,
-        "rate_limit_per_user": 0,
-        "flags": 0,
-        "thread_metadata": {
-            "archived": False,
-            "auto_archive_duration": 1440,
-            "archive_timestamp": "2026-01-01T00:00:00+00:00",
-            "locked": False,
-        },
-    }
-    fake.channels[tid] = thread
-    return thread
 
 
 def finals(fake: FakeDiscord, channel: str) -> int:
@@ -59,7 +33,7 @@ def finals(fake: FakeDiscord, channel: str) -> int:
 async def test_a_follow_up_after_a_restart_is_recognised(
     start_bot: StartBot, fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    thread = user_thread(fake, "keys")
+    thread = fake.add_thread("keys")
     first = await start_bot()
     await fake.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
     await fake.user_says("how often do keys rotate?", channel_id=thread["id"], mention_bot=True)
@@ -78,7 +52,7 @@ async def test_a_follow_up_after_a_restart_is_recognised(
 async def test_a_thread_the_bot_never_answered_stays_silent_after_a_restart(
     start_bot: StartBot, fake: FakeDiscord
 ) -> None:
-    answered, other = user_thread(fake, "answered"), user_thread(fake, "other")
+    answered, other = fake.add_thread("answered"), fake.add_thread("other")
     first = await start_bot()
     for thread in (answered, other):
         await fake.dispatch("THREAD_CREATE", dict(thread, newly_created=True))

@@ -27,23 +27,13 @@ from bots.app import build_answerer
 from bots.core.dedupe import Dedupe, MemoryBackend
 from bots.settings import Settings
 from bots.testing.slack_api import Message
-from connectors.factory import open_store
-from connectors.knowledge.ingest import Ingestor
-from connectors.knowledge.sources.folder import read_folder
 from pipeline import Pipeline
 from tests.fakes.openai_server import Fail, FakeOpenAI, Hang
 from tests.fakes.redis_server import free_port
 from tests.fakes.tavily_server import FakeTavily
+from tests.faults.knowledge import KEYS_URL, ingest_keys
 from tests.slack.conftest import MakeHarness, mention
 
-KEYS = """# API keys
-
-## Rotating API keys
-
-To rotate a key, open Settings › API keys and click Rotate next to the key. The old key keeps
-working for 24 hours so that running jobs can switch over; after that it is revoked.
-"""
-KEYS_URL = "https://docs.example.com/keys.md#rotating-api-keys"
 ON_TOPIC = "how do I rotate an API key?"
 OFF_TOPIC = "what is the boiling point of tungsten?"  # nothing in the knowledge base
 GOOD = '{"grounded": true, "useful": true, "unsupported": []}'
@@ -69,17 +59,7 @@ class DoneWatch(MemoryBackend):
 @pytest.fixture(scope="module")
 def knowledge(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One ingested data dir; each test works on its own copy."""
-    docs = tmp_path_factory.mktemp("docs")
-    (docs / "keys.md").write_text(KEYS, encoding="utf-8")
-    data = tmp_path_factory.mktemp("kb")
-    store = open_store(Settings(data_dir=data))
-    try:
-        Ingestor(store, data, progress=False).ingest(
-            read_folder(docs, url_base="https://docs.example.com/"), source=f"folder:{docs}"
-        )
-    finally:
-        store.close()
-    return data
+    return ingest_keys(tmp_path_factory.mktemp("docs"), tmp_path_factory.mktemp("kb"))
 
 
 @pytest.fixture
@@ -205,29 +185,20 @@ async def test_llm_error_status(
     no_traceback(caplog)
 
 
+@pytest.mark.parametrize("fault", ["refused", "hanging"])
 async def test_tavily_down(
-    harness: Any, data_dir: Path, llm: FakeOpenAI, caplog: pytest.LogCaptureFixture
-) -> None:
-    caplog.set_level(logging.WARNING)
-    llm.default = "I could not find that in the sources."
-    web = {"tavily_api_key": "tvly-test", "base_url": closed_url().removesuffix("/v1")}
-    h, watch = await harness(pipeline(data_dir, llm.base_url, web=web))
-    reply = await ask(h, watch, OFF_TOPIC)
-    note_line(reply, "web search failed")
-    no_traceback(caplog)
-
-
-async def test_tavily_hanging(
-    harness: Any, data_dir: Path, llm: FakeOpenAI, caplog: pytest.LogCaptureFixture
+    harness: Any, data_dir: Path, llm: FakeOpenAI, caplog: pytest.LogCaptureFixture, fault: str
 ) -> None:
     caplog.set_level(logging.WARNING)
     llm.default = "I could not find that in the sources."
     with FakeTavily() as tavily:
         tavily.hang()
-        web = {"tavily_api_key": "tvly-test", "base_url": tavily.url, "timeout": 1.0}
+        url = tavily.url if fault == "hanging" else closed_url().removesuffix("/v1")
+        web = {"tavily_api_key": "tvly-test", "base_url": url, "timeout": 1.0}
         h, watch = await harness(pipeline(data_dir, llm.base_url, web=web))
         reply = await ask(h, watch, OFF_TOPIC)
-    note_line(reply, "web search failed", "1 s")
+    says = "did not answer within 1 s" if fault == "hanging" else "connection attempts failed"
+    note_line(reply, "web search failed", says)
     no_traceback(caplog)
 
 
