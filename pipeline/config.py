@@ -46,8 +46,8 @@ class PipelineSettings(BaseModel):
     """weight of the question's terms that no chunk of the knowledge base contains"""
     evidence_word_factor: float = Field(0.5, ge=0, le=1)
     """share of that weight for an unknown everyday word (a name, acronym or number counts in full)"""
-    closest_match: bool = False
-    """after "I couldn't find this", name the closest passage (no footnote, no claim)"""
+    closest_match: bool = True
+    """after "I couldn't find this", name the closest passage on the topic (no footnote, no link)"""
     history_tokens: int = Field(1500, ge=0)
     """token budget for the thread history a question carries (every platform)"""
     speculate: bool = False

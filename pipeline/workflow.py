@@ -544,13 +544,17 @@ class CitebotWorkflow(Workflow):
         return ev.carries or [True] * len(ev.support)
 
     def _not_found(self, ev: GradedEvent, text: str) -> str:
-        """``text``, and with ``closest_match`` on, the closest passage's title, unlinked."""
+        """``text``, and with ``closest_match`` on, the closest passage's title, unlinked,
+        when that passage is on the topic (graded above ``upper``): for a question the
+        documents are not about at all, any title would only be noise."""
         if not self.settings.closest_match or not ev.hits:
             return text
         scores = ev.support or ev.grades
-        closest = max(zip(ev.hits, scores, strict=True), key=lambda pair: pair[1])[0]
+        closest, grade, _ = max(zip(ev.hits, ev.grades, scores, strict=True), key=lambda t: t[2])
         title = " ".join(closest.source.title.split())
-        return f"{text}\n\nClosest match, which may not answer it: “{title}”." if title else text
+        if not title or grade <= self.settings.upper:
+            return text
+        return f"{text}\n\nClosest match, which may not answer it: “{title}”."
 
     @step
     async def web_search(

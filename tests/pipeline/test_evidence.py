@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citations.model import Source
+from connectors.knowledge.store import KnowledgeStore
+from pipeline import Pipeline
+from pipeline.config import PipelineSettings
+from pipeline.events import Route
 from pipeline.evidence import (
     Lexicon,
     Lexicons,
@@ -18,6 +22,8 @@ from pipeline.evidence import (
 )
 from pipeline.extractive import extract
 from pipeline.graders import EmbeddingGrader
+from pipeline.ports import Embedder
+from pipeline.question import Question
 
 CORPUS = [
     "Cookies are exposed as a regular dictionary: request.cookies.get('mycookie').",
@@ -159,3 +165,22 @@ async def test_adjacent_sentences_of_one_source_share_one_marker() -> None:
         lexicon=Lexicon.build([text, "other"]),
     )
     assert len(picks) == 2 and answer.count("[1]") == 1 and answer.endswith(". [1]")
+
+
+async def test_no_answer_names_the_closest_section_on_the_topic_unlinked(
+    store: KnowledgeStore, embedder: Embedder
+) -> None:
+    p = Pipeline(store, embedder=embedder, llm=None, web=None, settings=PipelineSettings())
+    # on the topic (key rotation), but no passage gives 48 hours
+    done = await p.answer(Question(text="Do rotated API keys keep working for 48 hours?"))
+    assert done.route is Route.NO_ANSWER and done.answer.references == ()
+    first, hint = done.answer.text.split("\n\n")
+    assert "couldn't find" in first
+    assert hint == "Closest match, which may not answer it: “API keys › Rotating API keys”."
+    # a question the documents are not about at all gets no title
+    done = await p.answer(Question(text="What is the boiling point of tungsten?"))
+    assert done.route is Route.NO_ANSWER and "Closest match" not in done.answer.text
+    off = PipelineSettings(closest_match=False)
+    p = Pipeline(store, embedder=embedder, llm=None, web=None, settings=off)
+    done = await p.answer(Question(text="Do rotated API keys keep working for 48 hours?"))
+    assert "Closest match" not in done.answer.text and "\n" not in done.answer.text.strip()
