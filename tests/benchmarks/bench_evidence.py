@@ -24,7 +24,8 @@ import numpy as np
 import pytest
 
 from citations.model import Source
-from pipeline.evidence import Lexicon, evidence, question_terms, support
+from pipeline.config import PipelineSettings
+from pipeline.evidence import Lexicon, asked, evidence, support
 from pipeline.extractive import extract
 from pipeline.graders import CachedEmbedder, EmbeddingGrader
 from tests.benchmarks.bench_query import WORDS, _percentile
@@ -67,9 +68,15 @@ def test_evidence_and_extraction_cost_per_question() -> None:
     lexicon = Lexicon.build(corpus)
     build_ms = (time.perf_counter() - started) * 1000
     questions = [
-        (" ".join(rng.choices(WORDS, k=rng.randint(4, 9))) + "?", rng.sample(corpus, 6))
+        # a name and a number in every question, so the must-match check runs on each passage
+        (
+            " ".join(rng.choices(WORDS, k=rng.randint(4, 9))) + f" in Redis {rng.randint(10, 99)}?",
+            rng.sample(corpus, 6),
+        )
         for _ in range(QUESTIONS)
     ]
+
+    settings = PipelineSettings()
 
     async def run() -> tuple[list[float], list[float]]:
         base_ms: list[float] = []
@@ -88,10 +95,14 @@ def test_evidence_and_extraction_cost_per_question() -> None:
                 t0 = time.perf_counter()
                 grades = await grader.grade(question, texts)
                 if arm == "new":
-                    wanted = question_terms(question)
+                    wanted = asked(question)
                     [
                         support(
-                            g, evidence(wanted, t, lexicon), coverage_weight=0.5, unknown_weight=0.5
+                            g,
+                            evidence(wanted, t, lexicon),
+                            coverage_weight=settings.evidence_coverage_weight,
+                            unknown_weight=settings.evidence_unknown_weight,
+                            word_factor=settings.evidence_word_factor,
                         )
                         for g, t in zip(grades, texts, strict=True)
                     ]
