@@ -32,13 +32,23 @@ async def read(*offered: Offered, **settings: object) -> list[tuple[str, str, st
     ("name", "ctype", "kind"),
     [
         ("build.LOG", None, "text"),
+        ("notes.txt", None, "text"),
+        ("notes.text", None, "text"),
         ("notes.md", None, "text"),
-        ("data.csv", "text/csv", "text"),
+        ("notes.markdown", None, "text"),
+        ("data.csv", None, "text"),
+        ("data.tsv", None, "text"),
+        ("data.json", None, "text"),
         ("conf.yaml", None, "text"),
+        ("conf.yml", None, "text"),
         ("events.jsonl", None, "text"),
         ("manual.pdf", None, "pdf"),
         ("noext", "application/pdf", "pdf"),
         ("noext", "text/plain; charset=utf-8", "text"),
+        ("noext", "text/markdown", "text"),
+        ("noext", "TEXT/CSV", "text"),
+        ("noext", "application/json", "text"),
+        ("noext", None, None),
         ("shot.png", "image/png", None),
         ("bundle.zip", "application/zip", None),
         ("page.html", "text/html", None),
@@ -64,21 +74,75 @@ async def test_a_pdf_is_read_page_by_page() -> None:
 @pytest.mark.parametrize(
     ("offered", "why"),
     [
-        (offer("shot.png", b"\x89PNG"), "only text, Markdown, log, CSV, JSON, YAML and PDF files"),
+        (
+            offer("shot.png", b"\x89PNG"),
+            "only text, Markdown, log, CSV, JSON, YAML and PDF files are read",
+        ),
         (offer("big.log", b"x", size=2_000_001), "it is 2.0 MB, over the 2.0 MB limit"),
-        (offer("liar.log", b"x" * 2_000_001, size=10), "over the 2.0 MB limit"),
+        (offer("liar.log", b"x" * 2_000_001, size=10), "it is over the 2.0 MB limit"),
         (offer("bin.txt", b"ab\x00cd"), "it does not look like text"),
-        (offer("broken.pdf", b"%PDF-1.4 not really"), "it could not be read as a PDF"),
-        (offer("blank.pdf", pdf_with_pages("")), "it has no text layer"),
+        (offer("blank.pdf", pdf_with_pages("")), "it has no text layer (a scan?)"),
         (offer("gone.log", ConnectionResetError("peer reset")), "it could not be downloaded"),
     ],
 )
 async def test_every_refusal_is_one_line_naming_the_file(offered: Offered, why: str) -> None:
     [(name, text, skipped)] = await read(offered)
     assert text == ""
-    assert skipped is not None and skipped.startswith(f"The attachment {name} was not read: ")
-    assert why in skipped and "\n" not in skipped and skipped.endswith(".")
-    assert "peer reset" not in skipped, "exception text stays in the log"
+    assert skipped == f"The attachment {name} was not read: {why}."
+
+
+async def test_a_broken_pdf_is_named_and_the_download_failure_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    [(_, _, skipped)] = await read(offer("broken.pdf", b"%PDF-1.4 not really"))
+    assert skipped is not None
+    assert skipped.startswith(
+        "The attachment broken.pdf was not read: it could not be read as a PDF ("
+    )
+    [(_, _, skipped)] = await read(offer("gone.log", ConnectionResetError("peer reset")))
+    assert "peer reset" not in (skipped or ""), "exception text stays in the log"
+    assert (
+        "could not download the attachment gone.log: ConnectionResetError: peer reset"
+        in caplog.text
+    )
+
+
+async def test_limits_are_inclusive_and_only_the_head_is_sniffed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level("INFO", "citebot.attachments")
+    [(_, text, skipped)] = await read(offer("edge.txt", b"a" * 1000), max_bytes=1000)
+    assert (text, skipped) == ("a" * 1000, None), "a file of exactly max_bytes is read"
+    [(_, text, _)] = await read(offer("edge.txt", b"b" * 1000), max_chars=1000)
+    assert text == "b" * 1000 and "cut to" not in caplog.text
+    [(_, text, _)] = await read(offer("long.txt", b"c" * 1001), max_chars=1000)
+    assert text == "c" * 1000 and "attachment long.txt cut to 1000 characters" in caplog.text
+    late_nul = b"x" * 8192 + b"\x00"
+    [(_, text, skipped)] = await read(offer("late.txt", late_nul))
+    assert skipped is None and text == late_nul.decode()
+
+
+async def test_an_encrypted_pdf_is_refused() -> None:
+    from io import BytesIO
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(width=612, height=792)
+    writer.encrypt("secret")
+    data = BytesIO()
+    writer.write(data)
+    [(_, _, skipped)] = await read(offer("locked.pdf", data.getvalue()))
+    assert skipped == "The attachment locked.pdf was not read: it is encrypted."
+
+
+@pytest.mark.parametrize(
+    ("size", "shown"),
+    [(999, "999 bytes"), (1_000, "1.0 kB"), (999_999, "1000.0 kB"), (1_000_000, "1.0 MB")],
+)
+async def test_sizes_read_as_people_write_them(size: int, shown: str) -> None:
+    [(_, _, skipped)] = await read(offer("s.log", b"", size=size), max_bytes=1)
+    assert skipped == f"The attachment s.log was not read: it is {shown}, over the 1 bytes limit."
 
 
 async def test_only_max_files_are_read_and_the_rest_are_named() -> None:

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from connectors.knowledge.store import KnowledgeStore
-from pipeline.attachments import ATTACHED, MAX_PASSAGES, PASSAGE_CHARS, attachment_hits, spans
+from pipeline.attachments import (
+    ATTACHED,
+    MAX_PASSAGES,
+    PASSAGE_CHARS,
+    attachment_hits,
+    skipped_notes,
+    spans,
+)
 from pipeline.events import Route
 from pipeline.ports import Embedder
 from pipeline.question import Attachment, Question
@@ -104,3 +111,66 @@ def test_a_skipped_or_empty_attachment_gives_no_passages() -> None:
         ),
     )
     assert attachment_hits(q) == []
+
+
+def test_spans_split_at_blank_lines_then_at_line_ends() -> None:
+    a, b = "a" * 600, "b" * 600
+    assert list(spans(f"{a}\n\n{b}")) == [(None, 0, 600), (None, 602, 1202)]
+    one = "c" * 500 + "\n" + "d" * 499  # exactly 1000 characters: one passage
+    assert list(spans(one)) == [(None, 0, 1000)]
+    long = "e" * 700 + "\n" + "f" * 799  # cut after the newline, not at 1000
+    assert list(spans(long)) == [(None, 0, 701), (None, 701, 1500)]
+    leading = "g\n\n\n" + "h" * 1500  # a piece that starts on a newline is not cut there
+    assert list(spans(leading)) == [(None, 0, 1), (None, 3, 1003), (None, 1003, 1504)]
+    packed = "\n\n".join(["i" * 499, "j" * 499, "k" * 10])  # 499 + 2 + 499 = 1000: packed
+    assert list(spans(packed)) == [(None, 0, 1000), (None, 1002, 1012)]
+    many = "\n\n".join(["m" * 100] * 12)  # packs to 1000-character runs, every word kept
+    found = list(spans(many))
+    assert [(s, e) for _, s, e in found] == [(0, 916), (918, 1222)]
+    assert "".join(many[s:e] for _, s, e in found).count("m") == 1200
+    assert all(page is None for page, _, _ in found), "one page: no page numbers"
+
+
+def test_the_passage_window_is_a_thousand_characters_and_six_are_kept() -> None:
+    assert PASSAGE_CHARS == 1000 and MAX_PASSAGES == 6, "as docs/pages/attachments.md says"
+    paragraphs = (f"bucket note {i}: " + "filler words " * 75 for i in range(10))
+    hits = attachment_hits(
+        Question("bucket?", attachments=(Attachment("n", LOG_URL, "\n\n".join(paragraphs)),))
+    )
+    assert len(hits) == 6
+    assert all(len(h.source.text) <= 1000 for h in hits)
+
+
+def test_scores_are_the_share_of_the_questions_terms() -> None:
+    text = "\n\n".join(["bucket " + "x " * 400, "bucket writable " + "y " * 400])
+    hits = attachment_hits(
+        Question("bucket writable?", attachments=(Attachment("t", LOG_URL, text),))
+    )
+    assert [h.score for h in hits] == [0.5, 1.0]
+    vague = attachment_hits(Question("what now?", attachments=(Attachment("t", LOG_URL, text),)))
+    assert [h.score for h in vague] == [0.0, 0.0]
+    assert [h.collection for h in hits] == ["attachment", "attachment"]
+
+
+def test_the_best_passages_win_wherever_they_are() -> None:
+    weak = ["bucket " + "x " * 480] * 7
+    strong = ["bucket writable " + "y " * 480] * 2
+    text = "\n\n".join(weak + strong)
+    hits = attachment_hits(
+        Question("bucket writable?", attachments=(Attachment("t", LOG_URL, text),))
+    )
+    assert len(hits) == 6 and [h.score for h in hits][-2:] == [1.0, 1.0]
+
+
+def test_a_skipped_attachment_is_never_read_and_the_next_one_is() -> None:
+    q = Question(
+        "bucket?",
+        attachments=(
+            Attachment(
+                "a.png", LOG_URL, text="bucket", skipped="The attachment a.png was not read."
+            ),
+            Attachment("b.txt", LOG_URL, "the bucket is full"),
+        ),
+    )
+    assert [h.source.title for h in attachment_hits(q)] == ["b.txt"]
+    assert skipped_notes(q) == ["The attachment a.png was not read."]
