@@ -160,6 +160,11 @@ def test_the_best_passages_win_wherever_they_are() -> None:
         Question("bucket writable?", attachments=(Attachment("t", LOG_URL, text),))
     )
     assert len(hits) == 6 and [h.score for h in hits][-2:] == [1.0, 1.0]
+    first = "\n\n".join(strong + weak)
+    hits = attachment_hits(
+        Question("bucket writable?", attachments=(Attachment("t", LOG_URL, first),))
+    )
+    assert [h.score for h in hits][:2] == [1.0, 1.0], "early or late, the best are kept"
 
 
 def test_a_skipped_attachment_is_never_read_and_the_next_one_is() -> None:
