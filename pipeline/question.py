@@ -25,6 +25,7 @@ class PlaceKind(StrEnum):
     PRIVATE = "private"  # a private channel: its members only
     DM = "dm"  # the asker and the bot
     GROUP_DM = "group_dm"  # a few people and the bot, outside any channel
+    UNKNOWN = "unknown"  # the platform could not say: the narrowest scope of any of the above
 
     @property
     def direct(self) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pipeline.question import Place, Trigger
+from pipeline.question import Place, PlaceKind, Trigger
 
 if TYPE_CHECKING:
     from bots.core.channels import ChannelRules
@@ -36,14 +36,26 @@ def scope_for(
     channel in its workspace, channel in any workspace, then the workspace or
     guild. Whatever has no entry gets ``default_scope``. ``trigger`` only
     matters for callers that know no place kind (a bare ``Trigger.DM`` question
-    from a test or a script is a DM).
+    from a test or a script is a DM). A place of ``UNKNOWN`` kind gets only what
+    both a direct conversation and a channel there could see.
     """
     if place.kind.direct or trigger is Trigger.DM:
-        # a workspace installed by OAuth may keep its own DMs (and assistant threads) apart
-        team_dms = f"{place.platform}:{place.workspace}/{DMS}"
-        if place.workspace and team_dms in access.scopes:
-            return tuple(access.scopes[team_dms])
-        return tuple(access.dm_scope) if access.dm_scope is not None else _default(access)
+        return _direct(access, place)
+    if place.kind is PlaceKind.UNKNOWN:
+        # fail closed: only what the place could see whether it is a channel or not
+        return _narrowest(_direct(access, place), _channel(access, place, channels))
+    return _channel(access, place, channels)
+
+
+def _direct(access: AccessSettings, place: Place) -> Scope:
+    # a workspace installed by OAuth may keep its own DMs (and assistant threads) apart
+    team_dms = f"{place.platform}:{place.workspace}/{DMS}"
+    if place.workspace and team_dms in access.scopes:
+        return tuple(access.scopes[team_dms])
+    return tuple(access.dm_scope) if access.dm_scope is not None else _default(access)
+
+
+def _channel(access: AccessSettings, place: Place, channels: ChannelRules | None) -> Scope:
     if channels is not None:
         scope = channels.config_for(place).scope
         if scope is not None:
@@ -59,6 +71,14 @@ def scope_for(
         if key in access.scopes:
             return tuple(access.scopes[key])
     return _default(access)
+
+
+def _narrowest(a: Scope, b: Scope) -> Scope:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return tuple(c for c in a if c in b)
 
 
 def _default(access: AccessSettings) -> Scope:

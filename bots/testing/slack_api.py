@@ -89,6 +89,17 @@ class FakeSlack:
         self.channel_names: dict[str, str] = {"C111": "general"}
         #: (channel, thread_ts) → messages conversations.replies returns, oldest first
         self.threads: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        #: the workspace's conversations, id → kind ("channel", "group", "im", "mpim"), or
+        #: ``None`` for one Slack does not know (``channel_not_found``); an id not listed
+        #: is known by its prefix: D… a DM, G… a private channel, C… a public channel
+        self.conversations: dict[str, str | None] = {
+            "C111": "channel",
+            "G222": "group",
+            "D333": "im",
+            "G444": "mpim",
+        }
+        #: the bot token's scopes; ``None`` grants every scope
+        self.scopes: set[str] | None = None
         self._errors: dict[str, list[str]] = {}
         #: (method, error) of every call refused as the real Slack would refuse it
         self.rejected: list[tuple[str, str]] = []
@@ -423,6 +434,29 @@ class FakeSlack:
         if not opened["ok"]:
             self.rejected.append((method, opened["error"]))
         return opened
+
+    def _conversation(self, channel: str) -> dict[str, Any]:
+        """``conversations.info``: the channel's kind, if the token may read that kind."""
+        prefixes = {"D": "im", "G": "group", "C": "channel"}
+        kind = self.conversations.get(channel, prefixes.get(channel[:1]))
+        if kind is None:
+            return slack_rules.error("channel_not_found")
+        needed = slack_rules.INFO_SCOPES[kind]
+        if self.scopes is not None and needed not in self.scopes:
+            return slack_rules.error(
+                "missing_scope", needed=needed, provided=",".join(sorted(self.scopes))
+            )
+        return {
+            "ok": True,
+            "channel": {
+                "id": channel,
+                "is_channel": kind == "channel",
+                "is_group": kind == "group",
+                "is_im": kind == "im",
+                "is_mpim": kind == "mpim",
+                "is_private": kind != "channel",
+            },
+        }
 
     @staticmethod
     def _write(message: Message, p: dict[str, Any], *, append: bool = False) -> None:

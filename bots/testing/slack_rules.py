@@ -87,6 +87,16 @@ BLOCK_TYPES = frozenset(
 )
 
 
+#: the scope ``conversations.info`` needs for each kind of conversation
+#: (docs.slack.dev/reference/methods/conversations.info); without it: ``missing_scope``
+INFO_SCOPES = {
+    "channel": "channels:read",
+    "group": "groups:read",
+    "im": "im:read",
+    "mpim": "mpim:read",
+}
+
+
 def error(name: str, *messages: str, **extra: Any) -> dict[str, Any]:
     body: dict[str, Any] = {"ok": False, "error": name, **extra}
     if messages:

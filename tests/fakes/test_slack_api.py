@@ -114,3 +114,23 @@ async def test_long_text_is_truncated_with_a_warning(
     posted = await slack.chat_postMessage(channel="C1", text="x" * 40_001)
     assert posted["warning"] == "message_truncated"
     assert len(fake.messages[posted["ts"]].text) == 40_000
+
+
+async def test_conversations_info_is_as_strict_as_slack(
+    client: tuple[FakeSlack, AsyncWebClient],
+) -> None:
+    # https://docs.slack.dev/reference/methods/conversations.info: channel is required;
+    # each kind of conversation needs its own read scope
+    fake, slack = client
+    assert (await refused(slack.api_call("conversations.info", params={})))[
+        "error"
+    ] == "channel_not_found"
+    fake.conversations["G9"] = None
+    assert (await refused(slack.conversations_info(channel="G9")))["error"] == "channel_not_found"
+    assert (await refused(slack.conversations_info(channel="X1")))["error"] == "channel_not_found"
+    mpim = (await slack.conversations_info(channel="G444"))["channel"]
+    assert mpim["is_mpim"] and mpim["is_private"] and not mpim["is_im"]
+    fake.scopes = {"channels:read", "groups:read"}
+    body = await refused(slack.conversations_info(channel="G444"))
+    assert (body["error"], body["needed"]) == ("missing_scope", "mpim:read")
+    assert not (await slack.conversations_info(channel="C111"))["channel"]["is_private"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import urllib.parse
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,6 +21,8 @@ import pytest
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
 from bots.core.runtime import Runtime
+from bots.core.scope import scope_for
+from bots.platforms.slack.manifest import build_manifest
 from bots.settings import load_settings
 from bots.testing.discord_api import APP_ID, DM_CHANNEL_ID, USER, Interaction
 from bots.testing.slack_api import BOT_USER, TEAM
@@ -89,6 +92,10 @@ def answerer(data_dir: Path, embedding: BaseEmbedding) -> StoreAnswerer:  # noqa
 @pytest.fixture
 async def slack(tmp_path: Path, answerer: StoreAnswerer) -> AsyncIterator[SlackDriver]:
     driver = await SlackDriver(tmp_path, ACCESS, answerer).start()
+    driver.fake.conversations["C777"] = "group"  # a private channel with a C… id
+    # the token has the scopes the manifest asks for, and no more
+    manifest = build_manifest(driver.h.bot.settings, public_url="https://bot.example")
+    driver.fake.scopes = set(manifest["oauth_config"]["scopes"]["bot"])
     yield driver
     await driver.stop()
 
@@ -112,7 +119,7 @@ async def slash(driver: SlackDriver, channel: str, channel_name: str) -> str:
 
 
 def app_mention(channel: str, ts: str) -> dict[str, Any]:
-    # app_mention carries no channel_type: the channel id and settings decide
+    # app_mention carries no channel_type: the bot asks conversations.info
     return {
         "type": "app_mention",
         "user": "U222",
@@ -140,6 +147,8 @@ SLACK_TABLE = [
     # (trigger, place, how it arrives, expected scope)
     (Trigger.MENTION, PlaceKind.CHANNEL, ("event", app_mention("C111", "1.0")), WIDE),
     (Trigger.MENTION, PlaceKind.PRIVATE, ("event", app_mention("G222", "2.0")), WIDE),
+    (Trigger.MENTION, PlaceKind.PRIVATE, ("event", app_mention("C777", "2.5")), WIDE),
+    (Trigger.MENTION, PlaceKind.GROUP_DM, ("event", app_mention("G444", "9.0")), NARROW),
     (
         Trigger.DM,
         PlaceKind.DM,
@@ -195,10 +204,43 @@ async def test_slack_trigger_and_place(
     else:
         await slack.h.event(what)
     asked = await answerer.next()
-    # app_mention carries no channel_type, so a private channel may read as a channel:
-    # what decides the scope is whether the place is a direct conversation
-    assert asked[0].place.kind.direct is place.direct
+    assert asked[0].place.kind is place
     assert_scoped(asked, trigger, expected)
+
+
+async def test_slack_asks_slack_once_per_channel(
+    slack: SlackDriver, answerer: StoreAnswerer
+) -> None:
+    for ts in ("11.0", "12.0"):
+        await slack.h.event(app_mention("G444", ts))
+        assert_scoped(await answerer.next(), Trigger.MENTION, NARROW)
+    assert len(slack.fake.called("conversations.info")) == 1
+
+
+@pytest.mark.parametrize("failure", ["channel_not_found", "missing_scope", "fatal_error"])
+async def test_slack_mention_where_slack_cannot_say_gets_the_narrowest_scope(
+    slack: SlackDriver,
+    answerer: StoreAnswerer,
+    caplog: pytest.LogCaptureFixture,
+    failure: str,
+) -> None:
+    fake = slack.fake
+    if failure == "channel_not_found":
+        fake.conversations["G555"] = None
+    elif failure == "missing_scope":
+        fake.conversations["G555"] = "mpim"
+        fake.scopes = {"app_mentions:read", "chat:write", "channels:read", "groups:read"}
+    else:
+        fake.fail("conversations.info", failure)
+    with caplog.at_level(logging.INFO):
+        await slack.h.event(app_mention("G555", "20.0"))
+        asked = await answerer.next()
+    assert asked[0].place.kind is PlaceKind.UNKNOWN
+    assert_scoped(asked, Trigger.MENTION, NARROW)
+    said = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(said) == 1, [r.getMessage() for r in said]
+    assert "G555" in said[0].getMessage() and failure in said[0].getMessage()
+    assert said[0].exc_info is None and "\n" not in said[0].getMessage()
 
 
 async def test_slack_with_dms_off_answers_no_dm_and_no_slash_in_a_dm(
@@ -321,3 +363,19 @@ async def test_the_place_decides_for_every_trigger(
     assert isinstance(events[-1], Done)
     assert_scoped(answerer.asked[-1], trigger, expected)
     assert (SECRET in events[-1].answer.text) is ("secret" in expected)
+
+
+def test_a_place_of_unknown_kind_gets_only_what_both_kinds_could_see() -> None:
+    access = load_settings(
+        access={
+            "scopes": {f"slack:{TEAM}": ["public", "secret"]},
+            "dm_scope": ["public", "dms"],
+            "default_scope": ["public", "dms", "secret"],
+        }
+    ).access
+    place = Place("slack", TEAM, "G1", None, PlaceKind.UNKNOWN)
+    assert scope_for(access, place) == ("public",)
+    # with no dm_scope and no default, a direct conversation could see everything
+    wide = load_settings(access={"scopes": {f"slack:{TEAM}": ["public"]}}).access
+    assert scope_for(wide, place) == ("public",)
+    assert scope_for(load_settings().access, place) is None

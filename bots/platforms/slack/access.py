@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bots.settings.sections import SlackSettings
 from pipeline.question import PlaceKind
 
@@ -34,6 +36,17 @@ def allowed(
     if dm:
         return settings.allow_dms
     return not settings.allowed_channels or channel in settings.allowed_channels
+
+
+def conversation_kind(conversation: dict[str, Any]) -> PlaceKind:
+    """Who can read a conversation, from ``conversations.info``'s ``channel`` object."""
+    if conversation.get("is_im"):
+        return PlaceKind.DM
+    if conversation.get("is_mpim"):
+        return PlaceKind.GROUP_DM
+    if conversation.get("is_private") or conversation.get("is_group"):
+        return PlaceKind.PRIVATE
+    return PlaceKind.CHANNEL
 
 
 def place_kind(

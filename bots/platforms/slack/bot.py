@@ -41,6 +41,7 @@ from .assistant import first_question, name_thread
 from .files import offered_files
 from .history import BotIdentity, bot_in_thread, fetch_thread, turns
 from .installation import check_oauth, create_tables, oauth_settings
+from .places import PlaceKinds
 from .ports import Workspace
 from .questions import from_event, in_thread, is_user_text, thread_of
 from .responder import Target, ThreadSurface
@@ -114,6 +115,7 @@ class SlackBot:
         self.settings = runtime.settings.slack
         self.client = client or web_client(runtime)
         self.dedupe = runtime.dedupe
+        self.places = PlaceKinds()
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -262,6 +264,7 @@ class SlackBot:
                     ws.client, channel=channel, thread_ts=event["thread_ts"]
                 )
             history = self._history(messages, ws.me, event)
+        kind = await self.places.of(channel, event.get("channel_type"), ws.client)
         question = from_event(
             event,
             team=ws.team,
@@ -269,6 +272,7 @@ class SlackBot:
             trigger=trigger,
             history=history,
             channel_name=await self.channel_name(channel, ws.client),
+            kind=kind,
         )
         files = event.get("files")
         if isinstance(files, list) and files:

@@ -17,9 +17,15 @@ CHANNEL_SCOPES = (
     "chat:write",  # answers, streams, assistant.threads.setStatus
     "commands",  # the slash command
     "files:read",  # the text of files shared with a question
+    # conversations.info: who can read the channel of an app_mention (it carries no
+    # channel_type), so that a mention in a group DM gets dm_scope
+    "channels:read",
+    "groups:read",
+    "mpim:read",
 )
 DM_SCOPES = (
     "im:history",  # message.im: DMs
+    "im:read",  # conversations.info on a DM
     "mpim:history",  # message.mpim: follow-ups and thread history in group DMs
 )
 #: the assistant panel: "assistant:write" is "needed for the top bar entry point and split

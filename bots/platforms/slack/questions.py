@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.question import Place, Question, Trigger, Turn
+from pipeline.question import Place, PlaceKind, Question, Trigger, Turn
 
 from .access import place_kind
 from .text import strip_mention
@@ -38,7 +38,9 @@ def from_event(
     trigger: Trigger,
     history: tuple[Turn, ...] = (),
     channel_name: str | None = None,
+    kind: PlaceKind | None = None,
 ) -> Question:
+    """``kind`` is who can read the channel when the event does not say (an app_mention)."""
     asker = event.get("user") or event.get("bot_id") or "unknown"
     return Question(
         text=strip_mention(event.get("text") or "", bot_user_id),
@@ -48,7 +50,7 @@ def from_event(
             team,
             event.get("channel"),
             thread_of(event),
-            place_kind(event.get("channel"), event.get("channel_type")),
+            kind or place_kind(event.get("channel"), event.get("channel_type")),
             channel_name,
         ),
         trigger=trigger,
