@@ -257,35 +257,37 @@ class SlackBot:
     ) -> None:
         """Answer ``event`` in its thread (or a new one under it), with the thread so
         far as history; ``messages`` is the thread when it was already fetched."""
-        history: tuple[Any, ...] = ()
-        if in_thread(event):
-            if messages is None:
-                messages = await fetch_thread(
-                    ws.client, channel=channel, thread_ts=event["thread_ts"]
-                )
-            history = self._history(messages, ws.me, event)
-        kind = await self.places.of(channel, event.get("channel_type"), ws.client)
-        question = from_event(
-            event,
-            team=ws.team,
-            bot_user_id=ws.me.user_id,
-            trigger=trigger,
-            history=history,
-            channel_name=await self.channel_name(channel, ws.client),
-            kind=kind,
-        )
-        files = event.get("files")
-        if isinstance(files, list) and files:
-            # the workspace's own token: a file from an OAuth-installed workspace needs it
-            offered = offered_files(files, token=ws.client.token, api_url=self.settings.api_url)
-            read = await read_attachments(offered, self.runtime.settings.attachments)
-            question = replace(question, attachments=read)
-        await self.answer(
-            question,
-            Target(channel, question.place.thread or event["ts"], ws.team, event.get("user")),
-            client=ws.client,
-            quiet=trigger is Trigger.AUTO_REPLY,
-        )
+        # busy from the start: drain() also waits for the look-ups before the answer
+        async with self.busy():
+            history: tuple[Any, ...] = ()
+            if in_thread(event):
+                if messages is None:
+                    messages = await fetch_thread(
+                        ws.client, channel=channel, thread_ts=event["thread_ts"]
+                    )
+                history = self._history(messages, ws.me, event)
+            kind = await self.places.of(channel, event.get("channel_type"), ws.client)
+            question = from_event(
+                event,
+                team=ws.team,
+                bot_user_id=ws.me.user_id,
+                trigger=trigger,
+                history=history,
+                channel_name=await self.channel_name(channel, ws.client),
+                kind=kind,
+            )
+            files = event.get("files")
+            if isinstance(files, list) and files:
+                # the workspace's own token: a file from an OAuth-installed workspace needs it
+                offered = offered_files(files, token=ws.client.token, api_url=self.settings.api_url)
+                read = await read_attachments(offered, self.runtime.settings.attachments)
+                question = replace(question, attachments=read)
+            await self.answer(
+                question,
+                Target(channel, question.place.thread or event["ts"], ws.team, event.get("user")),
+                client=ws.client,
+                quiet=trigger is Trigger.AUTO_REPLY,
+            )
 
     async def channel_name(self, channel: str, client: AsyncWebClient) -> str | None:
         """The channel's name when a ``#name`` pattern needs it (``conversations.info``, cached).
