@@ -63,3 +63,5 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 E2E = settings.get_profile("citations-e2e-thorough" if _THOROUGH else "citations-e2e")
+# through the real pipeline and the fake LLM an example costs a second or more
+E2E_LLM = E2E if _THOROUGH else settings(E2E, max_examples=3)

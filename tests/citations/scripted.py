@@ -41,10 +41,14 @@ def deltas(draw: st.DrawFn, text: str) -> list[str]:
     return [text[a:b] for a, b in itertools.pairwise(bounds)]
 
 
+# What a model writes: the nasty answer, or drawn text, citing sources 1 and 2.
+model_texts = st.one_of(st.just(NASTY), texts.map(lambda t: t + " [1] and @here [2]."))
+
+
 @st.composite
 def answers(draw: st.DrawFn, sources: Sequence[Source]) -> tuple[str, list[str]]:
     """An answer citing sources 1 and 2 with its markers resolved (as the pipeline
     streams it), and the deltas it streams in."""
-    raw = draw(st.one_of(st.just(NASTY), texts.map(lambda t: t + " [1] and @here [2].")))
+    raw = draw(model_texts)
     text = resolve(raw, sources).text
     return text, draw(deltas(text))

@@ -11,19 +11,26 @@ see it: content, embeds and buttons.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 
+import pytest
 from hypothesis import example, given
+from hypothesis import strategies as st
 
+from bots.app import build_answerer
 from bots.platforms.discord.render import preview, to_parts
 from bots.testing.discord_api import Call, FakeDiscord
 from citations import CitedAnswer, Source, resolve
 from pipeline.events import AnswerDelta, Done, Progress, Route
 from pipeline.question import Question
 from tests.citations.links import foreign_links, payload_texts, pings
-from tests.citations.profiles import E2E
-from tests.citations.scripted import CODE, NASTY, answers
+from tests.citations.profiles import E2E, E2E_LLM
+from tests.citations.scripted import CODE, NASTY, answers, model_texts
 from tests.discord.conftest import FAQ, GUIDE, StartBot
+from tests.fakes.openai_server import FakeOpenAI
+from tests.platforms.llm import QUESTION, Recording, knowledge_base, script, settings_for
+from tests.platforms.llm import SOURCE_URLS as KB_URLS
 
 SOURCES = [Source(1, GUIDE.url, "Guide https://evil.example/title @here", "t"), FAQ]
 SOURCE_URLS = [s.url for s in SOURCES]
@@ -42,11 +49,11 @@ def shown_in(calls: list[Call]) -> list[str]:
 async def final_shown(fake: FakeDiscord, before: int, answer: CitedAnswer) -> None:
     """Wait until the last message of ``answer``'s final render (content and Sources) is sent."""
     last = to_parts(answer)[-1]
+    contents = (last.content, "⚠️ " + last.content)  # a failed answer is flagged
 
     def done() -> bool:
         return any(
-            c.json.get("content") == last.content
-            and bool(c.json.get("embeds")) == bool(last.embeds)
+            c.json.get("content") in contents and bool(c.json.get("embeds")) == bool(last.embeds)
             for c in sent_since(fake, before)
         )
 
@@ -95,6 +102,7 @@ async def test_previews_and_final_link_only_sources(start_bot: StartBot, fake: F
         sent = sent_since(fake, before)
         shown = shown_in(sent)
         assert foreign_links(shown, SOURCE_URLS) == [], shown
+        assert pings(shown) == [], shown
         assert not fake.rejected, fake.rejected
         final = {part.content for part in to_parts(answer)}
         return (
@@ -119,3 +127,62 @@ async def test_previews_and_final_link_only_sources(start_bot: StartBot, fake: F
         assert any(code in text for text in final), (code, final)
         assert any(code in text for text in previews), (code, previews)
     assert pings(previews + final) == []
+
+
+# -- through the fake LLM ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def knowledge(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return knowledge_base(tmp_path_factory.mktemp("kb"))
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        yield server
+
+
+async def test_the_models_answer_through_the_fake_llm_links_only_sources(
+    start_bot: StartBot, fake: FakeDiscord, llm: FakeOpenAI, knowledge: Path
+) -> None:
+    case: dict[str, str] = {}
+    script(llm, lambda: case["text"])
+    h = await start_bot(
+        root=settings_for(knowledge, llm),
+        answerer=lambda settings: Recording(build_answerer(settings)),
+        edit_interval=0.0,
+    )
+    recording: Recording = h.runtime.answerer  # type: ignore[assignment]
+    loop = asyncio.get_running_loop()
+
+    async def one(text: str, chunk_chars: int) -> tuple[list[str], list[str]]:
+        """What the previews showed, and what the final render showed."""
+        case["text"], llm.chunk_chars = text, chunk_chars
+        seen, before = len(recording.done), len(fake.calls)
+        await fake.user_says(QUESTION, mention_bot=True)
+        done = await recording.next_after(seen, 4 * WITHIN)
+        await final_shown(fake, before, done.answer)
+        sent = sent_since(fake, before)
+        shown = shown_in(sent)
+        assert foreign_links(shown, KB_URLS) == [], shown
+        assert pings(shown) == [], shown
+        assert not fake.rejected, fake.rejected
+        final = {part.content for part in to_parts(done.answer)}
+        return (
+            shown_in([c for c in sent if c.json.get("content") not in final]),
+            shown_in([c for c in sent if c.json.get("content") in final]),
+        )
+
+    @E2E_LLM
+    @given(model_texts, st.integers(1, 9))
+    def check(text: str, chunk_chars: int) -> None:
+        asyncio.run_coroutine_threadsafe(one(text, chunk_chars), loop).result(timeout=8 * WITHIN)
+
+    await asyncio.to_thread(check)
+
+    previews, final = await one(NASTY, 3)
+    assert llm.calls("Task: answer with citations"), "the real openai client asked the fake"
+    assert previews, "the answer streamed"
+    for code in CODE:
+        assert any(code in text for text in final), (code, final)

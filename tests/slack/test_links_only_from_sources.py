@@ -11,16 +11,25 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
+from bots.app import build_answerer
+from bots.settings import load_settings
 from bots.testing.slack_api import Call
 from citations import Source, resolve
 from pipeline.events import AnswerDelta, Done, Route
-from tests.citations.links import foreign_links, payload_texts
-from tests.citations.profiles import E2E
-from tests.citations.scripted import answers
+from tests.citations.links import foreign_links, payload_texts, pings
+from tests.citations.profiles import E2E, E2E_LLM
+from tests.citations.scripted import CODE, NASTY, answers, model_texts
+from tests.fakes.openai_server import FakeOpenAI
+from tests.platforms.llm import QUESTION, knowledge_base, script, settings_for
+from tests.platforms.llm import SOURCE_URLS as KB_URLS
 from tests.slack.conftest import ANSWER, FAQ, GUIDE, mention
 
 SOURCES = [Source(1, GUIDE, "Guide https://evil.example/title", "t"), Source(2, FAQ, "FAQ", "t")]
@@ -66,6 +75,7 @@ async def run_property(make_harness: Any, **slack: Any) -> None:
         assert calls, "nothing was sent"
         shown = shown_in(calls)
         assert foreign_links(shown, SOURCE_URLS) == [], json.dumps(shown, ensure_ascii=False)
+        assert pings(shown) == [], json.dumps(shown, ensure_ascii=False)
 
     @E2E
     @given(answers(SOURCES))
@@ -100,3 +110,57 @@ async def test_a_refused_final_edit_is_retried_then_posted_fresh(make_harness: A
     posted = [c for c in h.fake.called("chat.postMessage") if c.params.get("blocks")]
     assert len(posted) == 1 and posted[0].params["thread_ts"] == "77.0"
     assert "The answer is 42" in json.dumps(posted[0].params["blocks"])
+
+
+# -- through the fake LLM ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def knowledge(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return knowledge_base(tmp_path_factory.mktemp("kb"))
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.mark.parametrize(
+    "slack", [{"stream_buffer": 1}, {"stream": False}], ids=["stream", "edits"]
+)
+async def test_the_models_answer_through_the_fake_llm_links_only_sources(
+    make_harness: Any, llm: FakeOpenAI, knowledge: Path, slack: dict[str, Any]
+) -> None:
+    case: dict[str, str] = {}
+    script(llm, lambda: case["text"])
+    pipeline = build_answerer(load_settings(**settings_for(knowledge, llm)))
+    h = await make_harness(answerer=pipeline, update_interval=0.0, **slack)
+    loop = asyncio.get_running_loop()
+
+    async def one(text: str, chunk_chars: int) -> str:
+        """What the thread shows at the end."""
+        case["text"], llm.chunk_chars = text, chunk_chars
+        ts = f"{next(_ts)}.0"
+        before = len(h.fake.calls)
+        await h.event(mention(QUESTION, ts=ts))
+        await h.fake.wait_for(lambda f: len(f.calls) > before)
+        await h.bot.drain()
+        calls = [c for c in h.fake.calls[before:] if c.method.startswith("chat.")]
+        assert calls, "nothing was sent"
+        shown = shown_in(calls)
+        assert foreign_links(shown, KB_URLS) == [], json.dumps(shown, ensure_ascii=False)
+        assert pings(shown) == [], json.dumps(shown, ensure_ascii=False)
+        return "\n".join(m.visible_text for m in h.fake.in_thread("C111", ts))
+
+    @E2E_LLM
+    @given(model_texts, st.integers(1, 9))
+    def check(text: str, chunk_chars: int) -> None:
+        asyncio.run_coroutine_threadsafe(one(text, chunk_chars), loop).result(timeout=60)
+
+    await asyncio.to_thread(check)
+
+    final = await one(NASTY, 3)
+    assert llm.calls("Task: answer with citations"), "the real openai client asked the fake"
+    for code in CODE:
+        assert code in final, (code, final)
