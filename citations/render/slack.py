@@ -30,7 +30,7 @@ from typing import Any
 
 from citations.model import CitedAnswer
 from citations.render.pieces import Piece, join, pack, segment_pieces
-from citations.render.safe import Dialect, SafeStream, defang, no_code
+from citations.render.safe import Dialect, SafeStream, defang
 
 SECTION_TEXT_LIMIT = 3000
 CONTEXT_ELEMENTS_LIMIT = 10
@@ -44,6 +44,9 @@ _SOURCES_HEADING = "*Sources*"
 
 _LINK = re.compile(r"<([^|>]*)\|([^>]*)>")
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+# what standard Markdown would read as syntax in a title: code, emphasis, links, autolinks,
+# HTML and entities
+_MD_PUNCT = re.compile(r"([\\`*_~\[\]<>&])")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
@@ -98,8 +101,10 @@ def _url(url: str) -> str:
 
 
 def _md_label(text: str) -> str:
-    text = " ".join(text.split())
-    return escape(text.replace("[", "\\[").replace("]", "\\]"))
+    """Words as plain text in ``markdown_text``: standard Markdown takes backslash escapes
+    (docs.slack.dev/reference/block-kit/blocks/markdown-block), and the HTML entities
+    mrkdwn needs would show as written; links and pings stay disarmed."""
+    return defang(_MD_PUNCT.sub(r"\\\1", " ".join(text.split())))
 
 
 def _md_url(url: str) -> str:
@@ -174,12 +179,15 @@ def render_slack(
         return drafts[-1]
 
     if header:
-        text = _truncate(escape(" ".join(header.split())), 1000)
-        draft = room(1, len(text))
+        words = " ".join(header.split())
+        text = _truncate(escape(words), 1000)
+        # escaped, a backtick in the header cannot pair with one in the answer
+        markdown = f"_{_md_label(_truncate(words, 1000))}_"
+        size = max(len(text), len(markdown))
+        draft = room(1, size)
         draft.blocks.append({"type": "context", "elements": [_mrkdwn_text(text)]})
-        # a backtick in the header must not pair with one in the answer
-        draft.markdown.append(f"_{no_code(text)}_")
-        draft.size += len(text)
+        draft.markdown.append(markdown)
+        draft.size += size
 
     for chunk in pack(_body_pieces(answer, allowed_links), SECTION_TEXT_LIMIT):
         mrkdwn = _mrkdwn(join(chunk))

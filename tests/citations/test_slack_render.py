@@ -55,7 +55,8 @@ def test_the_header_is_a_context_line_and_the_fallback_is_short() -> None:
         "type": "context",
         "elements": [{"type": "mrkdwn", "text": "h &lt;b&gt; c", "verbatim": True}],
     }
-    assert msg.markdown_text == "_h &lt;b&gt; c_\n\nhi"
+    # markdown_text is standard Markdown: backslash escapes, not mrkdwn's HTML entities
+    assert msg.markdown_text == "_h \\<\u2060b\\> c_\n\nhi"
     [msg] = render_slack(resolve("x " * 400 + "[1]", [Source(1, "https://a.com/x", "Ti", "t")]))
     assert len(msg.text) == 300 and msg.text.endswith("x x…")
 
@@ -77,3 +78,17 @@ def test_sources_fill_context_blocks_of_ten_with_the_heading_first() -> None:
         "[20] <https://a.com/20|S20>",
     ]
     assert msg.markdown_text.count("**Sources**") == 1
+
+
+def test_markdown_titles_read_as_written_and_stay_link_safe() -> None:
+    # https://docs.slack.dev/reference/block-kit/blocks/markdown-block: standard Markdown
+    # escapes with a backslash; the &amp; &lt; &gt; entities are mrkdwn's (blocks only)
+    title = "Q&A <admin> guide_v2 `x` [y](https://evil.example) @here"
+    [msg] = render_slack(resolve("a[1]", [Source(1, "https://a.com/x", title, "t")]))
+    entry = msg.markdown_text.split("**Sources**\n")[1]
+    assert "&amp;" not in entry and "&lt;" not in entry and "&gt;" not in entry
+    assert entry.startswith("1. [Q\\&A \\<\u2060admin\\> guide\\_v2 \\`x\\` \\[y\\]")
+    assert "https:\u2060//evil.example" in entry and "@\u2060here" in entry
+    assert entry.endswith("](https://a.com/x)")
+    mrkdwn = msg.blocks[-1]["elements"][1]["text"]
+    assert mrkdwn.startswith("[1] <https://a.com/x|Q&amp;A &lt;admin guide_v2")
