@@ -85,7 +85,7 @@ class FakeSlack:
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.messages: dict[str, Message] = {}
-        #: channel id → name, for conversations.info (an unknown id is channel_not_found)
+        #: channel id → name, for conversations.info (see ``conversations`` for which ids exist)
         self.channel_names: dict[str, str] = {"C111": "general"}
         #: (channel, thread_ts) → messages conversations.replies returns, oldest first
         self.threads: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -413,20 +413,6 @@ class FakeSlack:
             return {"ok": True, "messages": found, "has_more": False}
         return {"ok": True}
 
-    def _conversation(self, channel: str) -> dict[str, Any]:
-        name = self.channel_names.get(channel)
-        if name is None:
-            return {"ok": False, "error": "channel_not_found"}
-        return {
-            "ok": True,
-            "channel": {
-                "id": channel,
-                "name": name,
-                "is_channel": channel.startswith("C"),
-                "is_private": channel.startswith("G"),
-            },
-        }
-
     def _interactive(self, method: str, p: dict[str, Any]) -> dict[str, Any]:
         if method == "chat.postEphemeral":
             return self.interactive.post_ephemeral(p, self.next_ts())
@@ -450,6 +436,7 @@ class FakeSlack:
             "ok": True,
             "channel": {
                 "id": channel,
+                **({"name": self.channel_names[channel]} if channel in self.channel_names else {}),
                 "is_channel": kind == "channel",
                 "is_group": kind == "group",
                 "is_im": kind == "im",
