@@ -17,10 +17,8 @@ CHANNEL_SCOPES = (
     "chat:write",  # answers, streams, assistant.threads.setStatus
     "commands",  # the slash command
     "files:read",  # the text of files shared with a question
-    # conversations.info: who can read the channel of an app_mention (it carries no
-    # channel_type), so that a mention in a group DM gets dm_scope
-    "channels:read",
-    "groups:read",
+    # conversations.info (with channels:read and groups:read): who can read the channel of
+    # an app_mention, which carries no channel_type, so a mention in a group DM gets dm_scope
     "mpim:read",
 )
 DM_SCOPES = (
