@@ -12,31 +12,28 @@ import asyncio
 import logging
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
-
-from llama_index.core.base.embeddings.base import BaseEmbedding
-from llama_index.core.schema import (
-    BaseNode,
-    MetadataMode,
-    NodeRelationship,
-    RelatedNodeInfo,
-    TextNode,
-)
-from llama_index.core.vector_stores.types import (
-    BasePydanticVectorStore,
-    FilterOperator,
-    MetadataFilter,
-    MetadataFilters,
-    VectorStoreQuery,
-    VectorStoreQueryMode,
-    VectorStoreQueryResult,
-)
+from typing import TYPE_CHECKING, Any
 
 from citations.model import Locator, Origin, Source
 from connectors.errors import StoreError, one_line
 from connectors.knowledge.chunking import Chunk, document_ref
 from connectors.providers.embeddings import embedding_id
 from pipeline.ports import Hit
+
+if TYPE_CHECKING:
+    # LlamaIndex loads where a node or a query is built: a question read through
+    # ``lance_search`` builds neither (the import costs over a CPU second)
+    from llama_index.core.base.embeddings.base import BaseEmbedding
+    from llama_index.core.schema import (
+        BaseNode,
+        TextNode,
+    )
+    from llama_index.core.vector_stores.types import (
+        BasePydanticVectorStore,
+        MetadataFilters,
+        VectorStoreQuery,
+        VectorStoreQueryResult,
+    )
 
 __all__ = [
     "KnowledgeStore",
@@ -66,6 +63,8 @@ _NOT_EMBEDDED = (
 
 def chunk_node(chunk: Chunk) -> TextNode:
     """The LlamaIndex node for a chunk: its title is embedded with the text, the rest is not."""
+    from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
+
     return TextNode(
         id_=chunk.id,
         text=chunk.text,
@@ -82,6 +81,12 @@ def scope_filters(scope: Sequence[str] | None) -> MetadataFilters | None:
     """The collection filter every store applies inside its own query."""
     if scope is None:
         return None
+    from llama_index.core.vector_stores.types import (
+        FilterOperator,
+        MetadataFilter,
+        MetadataFilters,
+    )
+
     return MetadataFilters(
         filters=[MetadataFilter(key="collection", value=list(scope), operator=FilterOperator.IN)]
     )
@@ -115,6 +120,8 @@ def source_from_metadata(text: str, meta: Mapping[str, Any]) -> Source:
 
 
 def hit_from_node(node: BaseNode, score: float) -> Hit:
+    from llama_index.core.schema import MetadataMode
+
     return hit_from_metadata(
         node.metadata, node.get_content(metadata_mode=MetadataMode.NONE), score
     )
@@ -182,12 +189,16 @@ class KnowledgeStore:
     @staticmethod
     def embed_text(title: str, text: str) -> str:
         """What gets embedded for a chunk with this title and text."""
+        from llama_index.core.schema import MetadataMode, TextNode
+
         node = TextNode(text=text, metadata={"title": title})
         return node.get_content(metadata_mode=MetadataMode.EMBED)
 
     @staticmethod
     def embed_texts(chunks: Sequence[Chunk]) -> list[str]:
         """What gets embedded for each chunk (its title and text)."""
+        from llama_index.core.schema import MetadataMode
+
         return [chunk_node(c).get_content(metadata_mode=MetadataMode.EMBED) for c in chunks]
 
     def add(
@@ -197,6 +208,8 @@ class KnowledgeStore:
         ``embed_texts``) come with them; returns how many were written."""
         if not chunks:
             return 0
+        from llama_index.core.schema import MetadataMode
+
         nodes = [chunk_node(c) for c in chunks]
         if vectors is None:
             texts = [n.get_content(metadata_mode=MetadataMode.EMBED) for n in nodes]
@@ -246,6 +259,8 @@ class KnowledgeStore:
     def build_query(
         self, query: str, embedding: list[float], *, top_k: int, scope: Sequence[str] | None
     ) -> VectorStoreQuery:
+        from llama_index.core.vector_stores.types import VectorStoreQuery, VectorStoreQueryMode
+
         return VectorStoreQuery(
             query_embedding=embedding,
             query_str=query,
@@ -257,6 +272,8 @@ class KnowledgeStore:
 
     def run_query(self, query: VectorStoreQuery) -> VectorStoreQueryResult:
         """Runs in a worker thread. Back ends override to tune their query."""
+        from llama_index.core.vector_stores.types import VectorStoreQueryResult
+
         store = self.vector_store
         if store is None:
             return VectorStoreQueryResult(nodes=[], similarities=[], ids=[])
