@@ -18,7 +18,7 @@ from pipeline.llm_failures import traceback_if_debug
 from pipeline.ports import Embedder, Grader, Retriever, WebSearch
 from pipeline.question import Question
 from pipeline.run_state import RunState
-from pipeline.workflow import CitebotWorkflow, extractive_answer, kept_sources, numbered
+from pipeline.workflow import CitebotWorkflow, extractive_answer, numbered
 from pipeline.workflow_events import AskEvent, DeltaEvent, StatusEvent
 
 log = logging.getLogger("citebot.pipeline")
@@ -122,8 +122,7 @@ class Pipeline:
             hits = await self.retriever.retrieve(
                 query, top_k=self.settings.top_k, scope=question.scope
             )
-            grades = await self.embedding_grader.grade(query, [h.source.text for h in hits])
-            relevant = numbered(kept_sources(hits, grades, self.settings.upper))
+            relevant = numbered(await self.workflow.knowledge_base_only(query, hits, run))
             extracted = await extractive_answer(
                 query, relevant, self.embedding_grader, self.settings
             )

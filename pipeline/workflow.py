@@ -539,6 +539,29 @@ class CitebotWorkflow(Workflow):
         )
         return [hit.source for hit, grade, s, _ in ranked if grade >= floor and s >= least]
 
+    async def knowledge_base_only(
+        self, query: str, hits: Sequence[Hit], run: RunState
+    ) -> list[Source]:
+        """The sources an offline run would answer ``query`` from: graded above ``upper``
+        by the embedding grader *and* carried by the evidence, or none. The runner's
+        fallback answers from these, so a failed run never skips the evidence check."""
+        if not hits:
+            return []
+        grades = await self.embedding_grader.grade(query, [h.source.text for h in hits])
+        supports, carries = await self._support(query, hits, grades, own=run.question.text)
+        ev = GradedEvent(
+            query=query,
+            hits=list(hits),
+            grades=list(grades),
+            support=supports,
+            carries=carries,
+            run=run,
+        )
+        carrying = [s for s, c in zip(supports, self._carries(ev), strict=True) if c]
+        if max(carrying, default=-1.0) < self.settings.evidence_threshold:
+            return []
+        return self._kept(ev, self.settings.upper, True)
+
     @staticmethod
     def _carries(ev: GradedEvent) -> list[bool]:
         return ev.carries or [True] * len(ev.support)

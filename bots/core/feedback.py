@@ -204,7 +204,10 @@ class FeedbackStore:
         # one connection, serialised: votes are rare and SQLite writers serialise anyway
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=10)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        # the rollback journal, not WAL: WAL maps its shared-memory file, and a disk that
+        # goes read-only under that mapping kills the whole bot with SIGBUS instead of
+        # failing one write (a store opened by an older citebot in WAL is converted back)
+        self._db.execute("PRAGMA journal_mode=DELETE")
         with self._db:
             self._db.executescript(_SCHEMA)
             self._migrate()

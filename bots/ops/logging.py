@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, SecretStr
 
+from pipeline.errors import one_line
+
 if TYPE_CHECKING:
     from bots.settings import Settings
 
@@ -107,6 +109,14 @@ class RedactingFilter(logging.Filter):
             message = record.getMessage()
         except Exception:  # a bad format string must not lose the record
             message = f"{record.msg!r} {record.args!r}"
+        if (record.exc_info or record.exc_text) and not logging.getLogger(record.name).isEnabledFor(
+            logging.DEBUG
+        ):
+            # an operator reads one line, whatever failed; the traceback is for debugging
+            exc = record.exc_info[1] if record.exc_info else None
+            if exc is not None:
+                message = f"{message} ({one_line(exc, named=True)})"
+            record.exc_info, record.exc_text = None, None
         record.msg = self.redact(message)
         record.args = None
         if record.exc_info and not record.exc_text:

@@ -128,3 +128,21 @@ def test_text_format_shows_request_id(monkeypatch: pytest.MonkeyPatch) -> None:
         logging.getLogger().removeHandler(handler)
     line = stream.getvalue().strip()
     assert line.endswith(f"WARNING citebot.x: using {MASK} [abc]")
+
+
+def test_below_debug_a_failure_is_one_line_and_never_a_traceback(
+    logged: tuple[io.StringIO, logging.Logger],
+) -> None:
+    stream, log = logged
+    logging.getLogger().setLevel(logging.INFO)
+    try:
+        raise OSError(f"disk went read-only for key {LLM_KEY}\nsecond line of detail")
+    except OSError:
+        log.exception("could not store a vote on %s", "a1")
+
+    (record,) = lines(stream)
+    assert (
+        record["msg"]
+        == f"could not store a vote on a1 (OSError: disk went read-only for key {MASK})"
+    )
+    assert "exc" not in record and "Traceback" not in stream.getvalue()

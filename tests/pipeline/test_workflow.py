@@ -384,6 +384,25 @@ async def test_an_unexpected_failure_still_ends_in_done(embedder: Embedder) -> N
     assert done.route is Route.NO_ANSWER
 
 
+async def test_a_failed_run_still_answers_only_what_the_evidence_carries(
+    embedder: Embedder,
+) -> None:
+    class Broken:
+        async def search(self, query: str) -> list[Source]:
+            return ["not a source"]  # type: ignore[list-item]
+
+    pipeline, _ = make(embedder, None, web=Broken())  # type: ignore[arg-type]
+    # on the topic of the rotation page, but its "30 seconds" is in no passage: the run
+    # asks the web, the web breaks, and the fallback must not cite the rotation page
+    _, done = await collect(pipeline, Question("Do rotated API keys expire after 30 seconds?"))
+    assert done.outcome is Outcome.FAILED
+    assert done.route is Route.NO_ANSWER and done.answer.references == ()
+
+    # a question the rotation page does answer is still answered from it
+    _, done = await collect(pipeline, ROTATE)
+    assert [r.url for r in done.answer.references] == [ROTATE_URL]
+
+
 def follow_up(text: str) -> Question:
     """A thread reply after the bot answered how to rotate API keys."""
     return Question(
