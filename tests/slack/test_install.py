@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import logging
 import re
 
 import pytest
@@ -174,6 +175,33 @@ async def test_uninstalling_deletes_the_workspace_and_it_is_no_longer_answered(
     await h.bot.drain()
     assert not h.answerer.questions
     assert not fake.called("chat.startStream")
+
+
+async def test_a_workspace_outside_the_allow_list_cannot_install(
+    make_harness: MakeHarness, fake: FakeSlack, caplog: pytest.LogCaptureFixture
+) -> None:
+    h = await oauth_harness(make_harness, fake, allowed_workspaces=[TEAM])
+    assert h.bot.oauth is not None
+    store = h.bot.oauth.installation_store
+    caplog.set_level(logging.INFO)
+    status, page = await install(h, TEAM2)
+    assert status == 403
+    assert "cannot install" in page and "Nothing was installed" in page
+    assert await store.async_find_bot(enterprise_id=None, team_id=TEAM2) is None
+    refusals = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in refusals] == [
+        f"refused an install from workspace {TEAM2}: not in slack.allowed_workspaces"
+    ]
+    assert all(r.exc_info is None for r in caplog.records)
+
+    await h.event(
+        ask("hello?", team=TEAM2, bot_user="UBOT2", ts="5.000001", channel="C222"), team=TEAM2
+    )
+    await h.bot.drain()
+    assert not h.answerer.questions and not fake.called("chat.startStream")
+
+    assert (await install(h, TEAM))[0] == 200
+    assert await store.async_find_bot(enterprise_id=None, team_id=TEAM) is not None
 
 
 async def test_a_forged_or_replayed_redirect_installs_nothing(

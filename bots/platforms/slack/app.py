@@ -18,7 +18,7 @@ from bots.settings.sections import SlackSettings
 from . import listeners
 from .assistant import build_assistant
 from .feedback import ACTION_ID, REASON_VIEW, WHY_ACTION
-from .installation import add_uninstall_listeners
+from .installation import AllowListOAuthFlow, add_uninstall_listeners
 from .ports import ADAPTER, SlackAdapter
 
 #: Bolt copies a level onto the logger named after the app on every request;
@@ -74,7 +74,13 @@ def build_app(
         signing_secret=secret.get_secret_value() if secret else None,
         request_verification_enabled=http,
         process_before_response=False,
-        oauth_settings=oauth,
+        oauth_flow=(
+            None
+            if oauth is None
+            else AllowListOAuthFlow(
+                client=client, logger=logger, settings=oauth, allowed=settings.allowed_workspaces
+            )
+        ),
         name=BOLT_LOGGER,
         logger=logger,
     )

@@ -13,11 +13,17 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from slack_bolt import BoltResponse
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.authorization.async_authorize import AsyncInstallationStoreAuthorize
 from slack_bolt.context.async_context import AsyncBoltContext
+from slack_bolt.error import BoltError
 from slack_bolt.listener.async_builtins import AsyncTokenRevocationListeners
+from slack_bolt.oauth.async_callback_options import AsyncFailureArgs
+from slack_bolt.oauth.async_oauth_flow import AsyncOAuthFlow
 from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.oauth.installation_store import Installation
 from slack_sdk.oauth.installation_store.async_installation_store import AsyncInstallationStore
 from slack_sdk.oauth.installation_store.sqlite3 import SQLite3InstallationStore
 from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
@@ -142,6 +148,49 @@ def oauth_settings(slack: SlackSettings, data_dir: Path) -> AsyncOAuthSettings:
     if isinstance(settings.authorize, AsyncInstallationStoreAuthorize):
         settings.authorize.cache_enabled = True
     return settings
+
+
+class WorkspaceNotAllowed(BoltError):
+    """An install from a workspace outside ``slack.allowed_workspaces``."""
+
+
+#: what the installer's browser shows; Slack's own words for a refused install are not ours
+NOT_ALLOWED_PAGE = (
+    "<html><head><title>Not installed</title></head><body>"
+    "<h2>This workspace cannot install this app</h2>"
+    "<p>The app only serves the workspaces its operator allows. Nothing was installed; "
+    "ask the operator to allow this workspace.</p></body></html>"
+)
+
+
+class AllowListOAuthFlow(AsyncOAuthFlow):
+    """Bolt's OAuth flow that refuses, before storing its token, an install from a workspace
+    ``slack.allowed_workspaces`` leaves out (an empty list allows every workspace)."""
+
+    def __init__(self, *, allowed: list[str], **flow: Any) -> None:
+        super().__init__(**flow)
+        self.allowed = frozenset(allowed)
+        self.failure_handler = self._failure
+
+    async def store_installation(
+        self, request: AsyncBoltRequest, installation: Installation
+    ) -> None:
+        team = installation.team_id
+        if self.allowed and team not in self.allowed:
+            log.warning(
+                "refused an install from workspace %s: not in slack.allowed_workspaces", team
+            )
+            raise WorkspaceNotAllowed(str(team))
+        await super().store_installation(request, installation)
+
+    async def _failure(self, args: AsyncFailureArgs) -> BoltResponse:
+        if isinstance(args.error, WorkspaceNotAllowed):
+            return BoltResponse(
+                status=403,
+                body=NOT_ALLOWED_PAGE,
+                headers={"Content-Type": "text/html; charset=utf-8"},
+            )
+        return await args.default.failure(args)
 
 
 def add_uninstall_listeners(app: AsyncApp, store: AsyncInstallationStore) -> None:
