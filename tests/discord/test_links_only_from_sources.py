@@ -11,10 +11,9 @@ see it: content, embeds and buttons.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -29,7 +28,15 @@ from tests.citations.profiles import E2E, E2E_LLM
 from tests.citations.scripted import CODE, NASTY, answers, model_texts
 from tests.discord.conftest import FAQ, GUIDE, StartBot
 from tests.fakes.openai_server import FakeOpenAI
-from tests.platforms.llm import QUESTION, Recording, knowledge_base, script, settings_for
+from tests.platforms.llm import (  # noqa: F401 - fixtures
+    QUESTION,
+    Recording,
+    knowledge,
+    knowledge_base,
+    llm,
+    script,
+    settings_for,
+)
 from tests.platforms.llm import SOURCE_URLS as KB_URLS
 
 SOURCES = [Source(1, GUIDE.url, "Guide https://evil.example/title @here", "t"), FAQ]
@@ -132,19 +139,11 @@ async def test_previews_and_final_link_only_sources(start_bot: StartBot, fake: F
 # -- through the fake LLM ------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def knowledge(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return knowledge_base(tmp_path_factory.mktemp("kb"))
-
-
-@pytest.fixture
-def llm() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
 async def test_the_models_answer_through_the_fake_llm_links_only_sources(
-    start_bot: StartBot, fake: FakeDiscord, llm: FakeOpenAI, knowledge: Path
+    start_bot: StartBot,
+    fake: FakeDiscord,
+    llm: FakeOpenAI,  # noqa: F811
+    knowledge: Path,  # noqa: F811
 ) -> None:
     case: dict[str, str] = {}
     script(llm, lambda: case["text"])

@@ -9,9 +9,11 @@ answer check approves it, so the model's own words reach the platform.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bots.settings import Settings
 from connectors.factory import open_store
@@ -31,6 +33,19 @@ DOCS = {
 SOURCE_URLS = [URL_BASE + name for name in DOCS]
 QUESTION = "How do I rotate or revoke an API key?"
 APPROVED = '{"grounded": true, "useful": true, "unsupported": []}'
+
+
+@pytest.fixture(scope="module")
+def knowledge(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The knowledge base, once per test module (``from tests.platforms.llm import knowledge``)."""
+    return knowledge_base(tmp_path_factory.mktemp("kb"))
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeOpenAI]:
+    """The fake LLM server, for one test."""
+    with FakeOpenAI() as server:
+        yield server
 
 
 def knowledge_base(root: Path) -> Path:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,14 @@ from tests.citations.links import foreign_links, payload_texts, pings
 from tests.citations.profiles import E2E, E2E_LLM
 from tests.citations.scripted import CODE, NASTY, answers, model_texts
 from tests.fakes.openai_server import FakeOpenAI
-from tests.platforms.llm import QUESTION, knowledge_base, script, settings_for
+from tests.platforms.llm import (  # noqa: F401 - fixtures
+    QUESTION,
+    knowledge,
+    knowledge_base,
+    llm,
+    script,
+    settings_for,
+)
 from tests.platforms.llm import SOURCE_URLS as KB_URLS
 from tests.slack.conftest import ANSWER, FAQ, GUIDE, mention
 
@@ -54,6 +60,19 @@ def shown_in(calls: list[Call]) -> list[str]:
     return shown
 
 
+async def ask_and_check(h: Any, text: str, ts: str, sources: list[str]) -> None:
+    """Mention the bot, wait for the answer, and check every chat payload it sent."""
+    before = len(h.fake.calls)
+    await h.event(mention(text, ts=ts))
+    await h.fake.wait_for(lambda f: len(f.calls) > before)
+    await h.bot.drain()
+    calls = [c for c in h.fake.calls[before:] if c.method.startswith("chat.")]
+    assert calls, "nothing was sent"
+    shown = shown_in(calls)
+    assert foreign_links(shown, sources) == [], json.dumps(shown, ensure_ascii=False)
+    assert pings(shown) == [], json.dumps(shown, ensure_ascii=False)
+
+
 async def run_property(make_harness: Any, **slack: Any) -> None:
     case: dict[str, Any] = {}
 
@@ -67,15 +86,7 @@ async def run_property(make_harness: Any, **slack: Any) -> None:
 
     async def one(text: str, parts: list[str]) -> None:
         case.update(text=text, parts=parts)
-        before = len(h.fake.calls)
-        await h.event(mention(ts=f"{next(_ts)}.0"))
-        await h.fake.wait_for(lambda f: len(f.calls) > before)
-        await h.bot.drain()
-        calls = [c for c in h.fake.calls[before:] if c.method.startswith("chat.")]
-        assert calls, "nothing was sent"
-        shown = shown_in(calls)
-        assert foreign_links(shown, SOURCE_URLS) == [], json.dumps(shown, ensure_ascii=False)
-        assert pings(shown) == [], json.dumps(shown, ensure_ascii=False)
+        await ask_and_check(h, "what is the answer?", f"{next(_ts)}.0", SOURCE_URLS)
 
     @E2E
     @given(answers(SOURCES))
@@ -115,22 +126,14 @@ async def test_a_refused_final_edit_is_retried_then_posted_fresh(make_harness: A
 # -- through the fake LLM ------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def knowledge(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return knowledge_base(tmp_path_factory.mktemp("kb"))
-
-
-@pytest.fixture
-def llm() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
 @pytest.mark.parametrize(
     "slack", [{"stream_buffer": 1}, {"stream": False}], ids=["stream", "edits"]
 )
 async def test_the_models_answer_through_the_fake_llm_links_only_sources(
-    make_harness: Any, llm: FakeOpenAI, knowledge: Path, slack: dict[str, Any]
+    make_harness: Any,
+    llm: FakeOpenAI,  # noqa: F811
+    knowledge: Path,  # noqa: F811
+    slack: dict[str, Any],
 ) -> None:
     case: dict[str, str] = {}
     script(llm, lambda: case["text"])
@@ -142,15 +145,7 @@ async def test_the_models_answer_through_the_fake_llm_links_only_sources(
         """What the thread shows at the end."""
         case["text"], llm.chunk_chars = text, chunk_chars
         ts = f"{next(_ts)}.0"
-        before = len(h.fake.calls)
-        await h.event(mention(QUESTION, ts=ts))
-        await h.fake.wait_for(lambda f: len(f.calls) > before)
-        await h.bot.drain()
-        calls = [c for c in h.fake.calls[before:] if c.method.startswith("chat.")]
-        assert calls, "nothing was sent"
-        shown = shown_in(calls)
-        assert foreign_links(shown, KB_URLS) == [], json.dumps(shown, ensure_ascii=False)
-        assert pings(shown) == [], json.dumps(shown, ensure_ascii=False)
+        await ask_and_check(h, QUESTION, ts, KB_URLS)
         return "\n".join(m.visible_text for m in h.fake.in_thread("C111", ts))
 
     @E2E_LLM
