@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Literal
 
-from bots.settings.channels import PlacePattern, parse_pattern
+from bots.settings.channels import PlacePattern, check_patterns, parse_pattern
 from pipeline.evidence import STOP
 from pipeline.question import Place
 
@@ -41,6 +41,8 @@ class ChannelRules:
     """The ``channels`` settings, parsed once and ordered most specific first."""
 
     def __init__(self, channels: dict[str, ChannelSettings]) -> None:
+        # rules built without load_settings (plugins, tests) get the same refusals
+        check_patterns(channels)
         parsed = [(parse_pattern(key), rule) for key, rule in channels.items()]
         self._rules = sorted(parsed, key=lambda pair: pair[0].specificity, reverse=True)
 

@@ -7,6 +7,9 @@ A pattern is ``platform:workspace/channel``:
 - ``channel`` is a channel id, ``#name`` or a ``#glob`` (``#help-*``) on the channel's
   name, or ``*`` for every channel. ``platform:workspace`` alone means every channel there.
 
+A name pattern never sets ``scope``: whoever may create or rename a channel would get
+that knowledge. A scope is given by channel id or by workspace/guild.
+
 Every field left unset falls through to the next less specific pattern, then to the
 global setting (see :mod:`bots.core.channels` for the order).
 """
@@ -29,7 +32,7 @@ class ChannelSettings(BaseModel):
     model_config = ConfigDict(use_attribute_docstrings=True, extra="forbid")
 
     scope: list[str] | None = None
-    """collections this channel may search (unset: access.scopes and access.default_scope)"""
+    """collections this channel may search; by channel id or workspace only, never #name (unset: access.scopes)"""
     auto_reply: bool | None = None
     """answer questions posted without an @mention (unset: off; rate: limits.auto_reply_per_minute)"""
     persona: str | None = Field(None, max_length=2000)
@@ -80,6 +83,13 @@ def parse_pattern(key: str) -> PlacePattern:
 
 
 def check_patterns(channels: dict[str, ChannelSettings]) -> dict[str, ChannelSettings]:
-    for key in channels:
-        parse_pattern(key)
+    """``channels`` unchanged; ``ValueError`` for a malformed key or a scope given by name."""
+    for key, rule in channels.items():
+        pattern = parse_pattern(key)
+        if pattern.by_name and rule.scope is not None:
+            raise ValueError(
+                f"channels key {key!r}: 'scope' cannot be set by channel name (anyone who "
+                "may create or rename a channel would get it); set it by channel id "
+                "('slack:T1/C123', 'discord:G1/4001') or workspace/guild ('slack:T1')"
+            )
     return channels

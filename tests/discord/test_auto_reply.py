@@ -1,6 +1,6 @@
 """Per-channel settings on Discord. Auto-reply channels: questions without a mention are
 answered in a thread, only when there is an answer; everything else leaves the channel
-untouched. A name pattern also sets /ask's visibility, scope and persona."""
+untouched. A name pattern also sets /ask's visibility and persona; an id sets the scope."""
 
 from __future__ import annotations
 
@@ -90,11 +90,12 @@ async def test_a_human_thread_the_bot_is_not_in_is_left_alone(
     assert not fake.find("POST", r"/channels/4700/messages")
 
 
-async def test_a_channel_pattern_by_name_sets_slash_answers_scope_and_persona(
+async def test_a_channel_pattern_by_name_sets_slash_answers_and_persona_by_id_scope(
     start_bot: StartBot, fake: FakeDiscord
 ) -> None:
     channels = {
-        "discord:*/#gen*": {"answers": "ephemeral", "persona": "Be brief.", "scope": ["docs"]}
+        "discord:*/#gen*": {"answers": "ephemeral", "persona": "Be brief."},
+        f"discord:{GUILD_ID}/{CHANNEL_ID}": {"scope": ["docs"]},
     }
     h = await start_bot(root={"channels": channels})
     await fake.slash("ask", {"question": "keys?"})  # in #general
