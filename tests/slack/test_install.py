@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import logging
 import re
+from pathlib import Path
 
 import pytest
 from slack_sdk.errors import SlackApiError
@@ -42,9 +43,10 @@ def base(h: Harness) -> str:
     return h.url.removesuffix("/slack/events")
 
 
-async def install(h: Harness, team: str) -> tuple[int, str]:
+async def install(h: Harness, team: str, *, back_to: Harness | None = None) -> tuple[int, str]:
     """What a browser does: open /slack/install, follow "Add to Slack" to Slack's consent
-    page (which picks ``team``), come back to the redirect with the state cookie."""
+    page (which picks ``team``), come back to the redirect with the state cookie (on
+    ``back_to``, another replica behind the same address, if given)."""
     async with h.session.get(base(h) + "/slack/install") as page:
         assert page.status == 200
         cookie = page.headers["Set-Cookie"].split(";")[0]
@@ -54,6 +56,8 @@ async def install(h: Harness, team: str) -> tuple[int, str]:
     async with h.session.get(consent, allow_redirects=False) as slack:
         assert slack.status == 302, await slack.text()
         back = slack.headers["Location"]
+    if back_to is not None:
+        back = back.replace(base(h), base(back_to), 1)
     async with h.session.get(back, headers={"Cookie": cookie}) as done:
         return done.status, await done.text()
 
@@ -202,6 +206,40 @@ async def test_a_workspace_outside_the_allow_list_cannot_install(
 
     assert (await install(h, TEAM))[0] == 200
     assert await store.async_find_bot(enterprise_id=None, team_id=TEAM) is not None
+
+
+async def test_replicas_share_installations_through_a_sqlalchemy_database(
+    make_harness: MakeHarness, fake: FakeSlack, tmp_path: Path
+) -> None:
+    pytest.importorskip("sqlalchemy", reason="slack.install_database needs SQLAlchemy")
+    pytest.importorskip("aiosqlite", reason="an SQLite file as install_database needs aiosqlite")
+    shared = {
+        "install_database": f"sqlite+aiosqlite:///{tmp_path / 'installs.sqlite3'}",
+        "state_secret": "state-signing-secret",
+    }
+    one = await oauth_harness(make_harness, fake, **shared)
+    two = await make_harness(
+        bot_token=None, client_id=CLIENT_ID, client_secret=CLIENT_SECRET, **shared
+    )
+    assert (await install(one, TEAM))[0] == 200
+    # started on one replica, finished on the other: the signed state needs no shared file
+    assert (await install(one, TEAM2, back_to=two))[0] == 200
+    assert (tmp_path / "installs.sqlite3").stat().st_size > 0
+    tokens = {w.team_id: t for t, w in fake.workspaces.tokens.items()}
+
+    for replica, team, channel, ts in (
+        (two, TEAM, "C111", "1.000001"),
+        (one, TEAM2, "C222", "2.000001"),
+    ):
+        bot_user = fake.workspaces.workspace(team).bot_user_id
+        await replica.event(
+            ask("shared?", team=team, bot_user=bot_user, ts=ts, channel=channel), team=team
+        )
+        stop = await fake.wait_for("chat.stopStream", count=1 if replica is two else 2)
+        await replica.bot.drain()
+        assert [q.place.workspace for q in replica.answerer.questions] == [team]
+        assert fake.messages[stop.params["ts"]].token == tokens[team]
+    assert not fake.rejected
 
 
 async def test_a_forged_or_replayed_redirect_installs_nothing(

@@ -40,7 +40,7 @@ from .app import build_app
 from .assistant import first_question, name_thread
 from .files import offered_files
 from .history import BotIdentity, bot_in_thread, fetch_thread, turns
-from .installation import check_oauth, create_tables, oauth_settings
+from .installation import check_oauth, close_installations, create_tables, oauth_settings
 from .places import PlaceKinds
 from .ports import Workspace
 from .questions import from_event, in_thread, is_user_text, thread_of
@@ -395,6 +395,8 @@ class SlackBot:
     async def close(self) -> None:
         """Let answers in flight finish, then release the HTTP session."""
         await self.drain()
+        if self.oauth is not None:
+            await close_installations(self.oauth.installation_store)
         session = self.client.session
         if session is not None and not session.closed:
             await session.close()

@@ -217,3 +217,11 @@ async def create_tables(store: Any) -> None:
     create = getattr(store, "create_tables", None)
     if create is not None and not isinstance(store, SQLite3InstallationStore):
         await create()
+
+
+async def close_installations(store: Any) -> None:
+    """Release a shared database's connections (an SQLite file's store holds none open)."""
+    engine = getattr(store, "engine", None)
+    dispose = getattr(engine, "dispose", None)
+    if dispose is not None and not isinstance(store, SQLite3InstallationStore):
+        await dispose()
