@@ -251,6 +251,7 @@ async def test_slack_with_dms_off_answers_no_dm_and_no_slash_in_a_dm(
         await driver.h.event(message(QUESTION, ts="1.0", channel="D333", channel_type="im"))
         refused = await slash(driver, "D333", "directmessage")
         assert "not enabled" in json.loads(refused)["text"]
+        await driver.h.event(app_mention("G444", "3.0"))  # a group DM is a direct conversation
         await driver.h.event(app_mention("C111", "2.0"))  # a channel still works
         assert_scoped(await answerer.next(), Trigger.MENTION, WIDE)
         await driver.h.bot.drain()

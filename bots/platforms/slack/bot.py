@@ -267,6 +267,12 @@ class SlackBot:
                     )
                 history = self._history(messages, ws.me, event)
             kind = await self.places.of(channel, event.get("channel_type"), ws.client)
+            if kind.direct and not self.settings.allow_dms:
+                # a group DM reaches the bot as a mention, but it is a direct conversation
+                log.info(
+                    "ignoring a question in %s: a direct conversation, and DMs are off", channel
+                )
+                return
             question = from_event(
                 event,
                 team=ws.team,
