@@ -14,16 +14,22 @@ import logging
 import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from llama_index.core.llms import LLM
-from llama_index.core.output_parsers.base import OutputParserException
-from llama_index.core.prompts import PromptTemplate
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from citations.sentences import sentences
 from pipeline.errors import one_line
+from pipeline.llm_failures import malformed_reply
 from pipeline.ports import Embedder, Grader
+from pipeline.prompts import template
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import LLM
+    from llama_index.core.prompts import PromptTemplate
+
+    GRADE_PROMPT: PromptTemplate
 
 log = logging.getLogger("citebot.pipeline.graders")
 
@@ -130,7 +136,7 @@ class Relevance(BaseModel):
     reason: str = Field("", description="one short sentence")
 
 
-GRADE_PROMPT = PromptTemplate(
+_GRADE = (
     "Task: grade relevance.\n"
     "You grade whether a passage from a knowledge base helps answer a question.\n"
     "Reply with a score from 0 to 1: 0 means unrelated, 0.5 means on the topic but not "
@@ -138,6 +144,12 @@ GRADE_PROMPT = PromptTemplate(
     "Question: {question}\n\n"
     "Passage:\n{passage}\n"
 )
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GRADE_PROMPT":
+        return template(_GRADE)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class LLMGrader:
@@ -178,12 +190,12 @@ class LLMGrader:
             try:
                 reply = await self.llm.astructured_predict(
                     Relevance,
-                    GRADE_PROMPT,
+                    template(_GRADE),
                     question=question,
                     passage=text[: self._passage_chars],
                 )
                 return _clamp(reply.score)
-            except (OutputParserException, ValidationError, ValueError, TypeError) as exc:
+            except malformed_reply(TypeError) as exc:
                 # transport errors propagate: the pipeline treats those as "LLM down"
                 self.malformed += 1
                 log.warning(

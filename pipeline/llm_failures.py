@@ -27,6 +27,18 @@ STAGE_NOTES = {
 """What each stage's failure means for the answer, the first half of its note."""
 
 
+def malformed_reply(*also: type[Exception]) -> tuple[type[Exception], ...]:
+    """The errors of a reply the model gave in the wrong shape (the model is up), and ``also``.
+
+    Called in ``except`` clauses, so LlamaIndex is imported only once an LLM call has
+    raised: an offline question never imports it (over a CPU second).
+    """
+    from llama_index.core.output_parsers.base import OutputParserException
+    from pydantic import ValidationError
+
+    return (OutputParserException, ValidationError, ValueError, *also)
+
+
 class LLMFailed(Exception):
     """An LLM call failed. ``down``: do not call the model again in this run."""
 

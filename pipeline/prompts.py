@@ -6,14 +6,33 @@ models can tell the calls apart.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from llama_index.core.llms import ChatMessage, MessageRole
-from llama_index.core.prompts import PromptTemplate
 from pydantic import BaseModel, Field
 
 from citations.model import Source
 from pipeline.question import Turn
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import ChatMessage
+    from llama_index.core.prompts import PromptTemplate
+
+    CONDENSE_PROMPT: PromptTemplate
+    REWRITE_KB_PROMPT: PromptTemplate
+    REWRITE_WEB_PROMPT: PromptTemplate
+    CHECK_PROMPT: PromptTemplate
+
+
+@functools.cache
+def template(text: str) -> PromptTemplate:
+    """The LlamaIndex template of a prompt text, built when an LLM first needs it: the
+    import costs over a CPU second, and an offline question sends no prompt."""
+    from llama_index.core.prompts import PromptTemplate
+
+    return PromptTemplate(text)
+
 
 ANSWER_SYSTEM = (
     "Task: answer with citations.\n"
@@ -53,13 +72,15 @@ def answer_messages(
     if persona.strip():
         system += PERSONA + " ".join(persona.split())
     user = f"Sources:\n\n{source_block(sources)}\n\nQuestion: {question}"
+    from llama_index.core.llms import ChatMessage, MessageRole
+
     return [
         ChatMessage(role=MessageRole.SYSTEM, content=system),
         ChatMessage(role=MessageRole.USER, content=user),
     ]
 
 
-CONDENSE_PROMPT = PromptTemplate(
+_CONDENSE = (
     "Task: condense a follow-up.\n"
     "Rewrite the follow-up message as one standalone question that can be understood "
     "without the conversation. Keep names, versions and numbers. Reply with the question only.\n\n"
@@ -68,7 +89,7 @@ CONDENSE_PROMPT = PromptTemplate(
     "Standalone question:"
 )
 
-REWRITE_KB_PROMPT = PromptTemplate(
+_REWRITE_KB = (
     "Task: rewrite for the knowledge base.\n"
     "A search of the team's documentation for this question found nothing useful. Rewrite it "
     "as a search query with the key terms and likely synonyms. Reply with the query only.\n\n"
@@ -76,7 +97,7 @@ REWRITE_KB_PROMPT = PromptTemplate(
     "Query:"
 )
 
-REWRITE_WEB_PROMPT = PromptTemplate(
+_REWRITE_WEB = (
     "Task: rewrite for web search.\n"
     "Rewrite the question as a short web search query with the key terms. Reply with the "
     "query only.\n\n"
@@ -95,7 +116,7 @@ class AnswerCheck(BaseModel):
     )
 
 
-CHECK_PROMPT = PromptTemplate(
+_CHECK = (
     "Task: check an answer.\n"
     "Decide two things about the answer below.\n"
     "grounded: is every claim in the answer supported by the numbered sources? A claim with a "
@@ -120,3 +141,17 @@ def history_text(history: Sequence[Turn], *, max_chars: int) -> str:
         lines.append(line[:max_chars])
         used += len(line)
     return "\n".join(reversed(lines))
+
+
+_TEMPLATES = {
+    "CONDENSE_PROMPT": _CONDENSE,
+    "REWRITE_KB_PROMPT": _REWRITE_KB,
+    "REWRITE_WEB_PROMPT": _REWRITE_WEB,
+    "CHECK_PROMPT": _CHECK,
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TEMPLATES:
+        return template(_TEMPLATES[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

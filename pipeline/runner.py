@@ -5,8 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import replace
-
-from llama_index.core.llms import LLM
+from typing import TYPE_CHECKING
 
 from citations.model import CitedAnswer, Segment
 from pipeline.config import PipelineSettings
@@ -20,6 +19,9 @@ from pipeline.question import Question
 from pipeline.run_state import RunState
 from pipeline.workflow import CitebotWorkflow, extractive_answer, numbered
 from pipeline.workflow_events import AskEvent, DeltaEvent, StatusEvent
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import LLM
 
 log = logging.getLogger("citebot.pipeline")
 

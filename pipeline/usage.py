@@ -11,17 +11,13 @@ provider that reports nothing is counted as nothing, never estimated.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
-
-# re-exported by LlamaIndex without __all__, which strict mypy does not follow
-from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
-from llama_index.core.instrumentation.event_handlers import BaseEventHandler
-from llama_index.core.instrumentation.events.llm import LLMChatEndEvent, LLMCompletionEndEvent
 
 
 @dataclass
@@ -66,18 +62,27 @@ def _count(usage: Any, *names: str) -> int | None:
 _collector: ContextVar[TokenUsage | None] = ContextVar("citebot_token_usage", default=None)
 
 
-class _UsageHandler(BaseEventHandler):
-    @classmethod
-    def class_name(cls) -> str:
-        return "CitebotUsageHandler"
+def _handler() -> Any:
+    from llama_index.core.instrumentation.event_handlers import BaseEventHandler
+    from llama_index.core.instrumentation.events.llm import (
+        LLMChatEndEvent,
+        LLMCompletionEndEvent,
+    )
 
-    def handle(self, event: Any, **kwargs: Any) -> None:
-        if not isinstance(event, LLMChatEndEvent | LLMCompletionEndEvent):
-            return
-        usage = _collector.get()
-        if usage is None or event.response is None:
-            return
-        usage.add(*usage_of(event.response.raw))
+    class _UsageHandler(BaseEventHandler):
+        @classmethod
+        def class_name(cls) -> str:
+            return "CitebotUsageHandler"
+
+        def handle(self, event: Any, **kwargs: Any) -> None:
+            if not isinstance(event, LLMChatEndEvent | LLMCompletionEndEvent):
+                return
+            usage = _collector.get()
+            if usage is None or event.response is None:
+                return
+            usage.add(*usage_of(event.response.raw))
+
+    return _UsageHandler()
 
 
 _installed = False
@@ -86,11 +91,16 @@ _install_lock = threading.Lock()
 
 def _install() -> None:
     global _installed
-    if _installed:
+    # Only LlamaIndex's LLMs report usage, and building one imports llama_index.core: until
+    # then there is nothing to count (and an offline question never pays for the import).
+    if _installed or "llama_index.core" not in sys.modules:
         return
+    # re-exported by LlamaIndex without __all__, which strict mypy does not follow
+    from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
+
     with _install_lock:
         if not _installed:
-            get_dispatcher().add_event_handler(_UsageHandler())
+            get_dispatcher().add_event_handler(_handler())
             _installed = True
 
 

@@ -24,12 +24,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from llama_index.core.llms import LLM
-from llama_index.core.output_parsers.base import OutputParserException
-from llama_index.core.workflow import Context, StopEvent, Workflow, step
-from pydantic import ValidationError
+# LlamaIndex's own workflow package: ``llama_index.core.workflow`` re-exports it, and
+# importing that runs all of ``llama_index.core`` (over a CPU second, offline for nothing)
+from workflows import Context, Workflow, step
+from workflows.events import StopEvent
 
 from citations.model import CitedAnswer, Origin, Segment, Source
 from citations.refusal import is_refusal
@@ -43,7 +43,13 @@ from pipeline.evidence import Lexicon, Lexicons, asked, evidence, support
 from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE, Pick, extract
 from pipeline.followup import condense_offline
 from pipeline.graders import EmbeddingGrader, LLMGrader
-from pipeline.llm_failures import LLMFailed, classify, stage_note, traceback_if_debug
+from pipeline.llm_failures import (
+    LLMFailed,
+    classify,
+    malformed_reply,
+    stage_note,
+    traceback_if_debug,
+)
 from pipeline.ports import Corpus, Grader, Hit, Retriever, Sections, WebSearch
 from pipeline.quotes import check_quotes
 from pipeline.run_state import RunState, Verdict
@@ -66,6 +72,9 @@ from pipeline.workflow_events import (
     StatusEvent,
     WebEvent,
 )
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import LLM
 
 log = logging.getLogger("citebot.pipeline")
 
@@ -181,7 +190,7 @@ class CitebotWorkflow(Workflow):
             with collecting(run.usage):
                 async with asyncio.timeout(seconds):
                     reply = await call
-        except (OutputParserException, ValidationError, ValueError):
+        except malformed_reply():
             run.llm_answered = True
             raise
         except Exception as exc:
@@ -224,7 +233,7 @@ class CitebotWorkflow(Workflow):
                 llm.apredict(template, question=query),
                 self.settings.rewrite_timeout,
             )
-        except (LLMFailed, OutputParserException, ValidationError, ValueError):
+        except malformed_reply(LLMFailed):
             return query
         rewritten = _one_line(text) or query
         run.trace(what, "rewrote the query", ms=clock.ms, query=rewritten)
@@ -259,7 +268,7 @@ class CitebotWorkflow(Workflow):
                     "condense", "LLM rewrote the follow-up", ms=clock.ms, query=run.standalone
                 )
                 return RetrieveEvent(query=run.standalone, run=run)
-            except (LLMFailed, OutputParserException, ValidationError, ValueError):
+            except malformed_reply(LLMFailed):
                 pass
         run.standalone = condense_offline(question.text, question.history)
         run.trace(
@@ -797,7 +806,7 @@ class CitebotWorkflow(Workflow):
                 ),
                 self.settings.check_timeout,
             )
-        except (OutputParserException, ValidationError, ValueError, TypeError) as exc:
+        except malformed_reply(TypeError) as exc:
             log.warning(
                 "malformed answer check for question %s: %s",
                 run.question.id,

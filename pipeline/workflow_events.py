@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from llama_index.core.workflow import Event, StartEvent
 from pydantic import Field
+from workflows.events import Event, StartEvent
 
 from citations.model import CitedAnswer, Source
 from pipeline.extractive import NOT_FOUND
