@@ -37,10 +37,11 @@ def plugin_graders(settings: Settings, plugins: PluginHost | None) -> dict[str, 
 def build_answerer(settings: Settings, plugins: PluginHost | None = None) -> Pipeline:
     from pipeline import Pipeline
 
-    embedder = AsyncEmbedder(build_embedding(settings.embeddings))
+    # answering needs no LlamaIndex embedding: the bundled model comes without the import
+    embedder = AsyncEmbedder(build_embedding(settings.embeddings, llama_index=False))
     web, web_off = build_web_search(settings.web)
     return Pipeline(
-        open_store(settings),
+        open_store(settings, llama_index=False),
         embedder=embedder,
         llm=build_llm(settings.llm),
         web=web,

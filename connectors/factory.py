@@ -14,9 +14,11 @@ if TYPE_CHECKING:
 __all__ = ["open_store"]
 
 
-def open_store(settings: StoreConfig) -> KnowledgeStore:
-    """The store ``settings.store.kind`` names, checked against the data dir's format."""
-    embedding = build_embedding(settings.embeddings, documents=True)
+def open_store(settings: StoreConfig, *, llama_index: bool = True) -> KnowledgeStore:
+    """The store ``settings.store.kind`` names, checked against the data dir's format;
+    without ``llama_index``, the bundled embedder does not import LlamaIndex (for
+    answering questions: see ``build_embedding``)."""
+    embedding = build_embedding(settings.embeddings, documents=True, llama_index=llama_index)
     kind = settings.store.kind
     DataDir(settings.data_dir).check(store=kind, embedding=embedding_id(embedding))
     if kind == "lancedb":

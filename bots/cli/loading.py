@@ -67,7 +67,7 @@ def start_warming(settings: Settings, *, pipeline: bool = True) -> threading.Thr
     store = embeddings.documents.strip() or embeddings.provider
     wanted = [(True, store)] + ([(False, embeddings.provider)] if pipeline else [])
     models = [
-        build_embedding(embeddings, documents=documents)
+        build_embedding(embeddings, documents=documents, llama_index=False)
         for documents, name in wanted
         if name.strip().lower() in BUNDLED
     ]

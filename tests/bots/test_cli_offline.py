@@ -311,3 +311,32 @@ def test_the_manifest_covers_group_dms_only_when_dms_are_on() -> None:
     assert {"mpim:history", "message.mpim", "im:history", "message.im"} <= with_dms
     without = scopes({"CITEBOT_SLACK__ALLOW_DMS": "false"})
     assert not {"mpim:history", "message.mpim", "im:history", "message.im"} & without
+
+
+#: Runs ``citebot ask`` offline in a fresh interpreter, then lists what it imported that a
+#: question must not need (issue 17: llama_index.core alone costs over a CPU second).
+OFFLINE_ASK = """
+import json, sys
+from bots.cli import main
+sys.argv = ["citebot", "ask", "--json", sys.argv[1]]
+try:
+    main()
+except SystemExit as exit:
+    assert not exit.code, exit.code
+unwanted = ("llama_index.core", "lancedb", "openai", "tavily", "tiktoken", "nltk")
+print(json.dumps(sorted(m for m in unwanted if m in sys.modules)), file=sys.stderr)
+"""
+
+
+def test_an_offline_question_does_not_import_llama_index_core(kb: dict[str, str]) -> None:
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("CITEBOT_")}
+    run = subprocess.run(
+        [sys.executable, "-c", OFFLINE_ASK, "How do I rotate an API key?"],
+        capture_output=True,
+        text=True,
+        env=full_env | kb,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["route"] == "knowledge_base"
+    assert json.loads(run.stderr.strip().splitlines()[-1]) == []

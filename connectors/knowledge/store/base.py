@@ -23,7 +23,6 @@ from pipeline.ports import Hit
 if TYPE_CHECKING:
     # LlamaIndex loads where a node or a query is built: a question read through
     # ``lance_search`` builds neither (the import costs over a CPU second)
-    from llama_index.core.base.embeddings.base import BaseEmbedding
     from llama_index.core.schema import (
         BaseNode,
         TextNode,
@@ -34,6 +33,8 @@ if TYPE_CHECKING:
         VectorStoreQuery,
         VectorStoreQueryResult,
     )
+
+    from connectors.providers.embeddings import Embedding
 
 __all__ = [
     "KnowledgeStore",
@@ -161,7 +162,7 @@ class KnowledgeStore:
     def __init__(
         self,
         vector_store: BasePydanticVectorStore | None,
-        embedding: BaseEmbedding,
+        embedding: Embedding,
         *,
         alpha: float | None = None,
     ) -> None:

@@ -28,12 +28,12 @@ from .lance_search import LanceReader, scope_where
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from llama_index.core.base.embeddings.base import BaseEmbedding
     from llama_index.vector_stores.lancedb import LanceDBVectorStore
 
     from citations.model import Source
     from connectors.knowledge.chunking import Chunk
     from connectors.knowledge.settings import StoreSettings
+    from connectors.providers.embeddings import Embedding
     from pipeline.ports import Hit
 
 __all__ = ["LanceKnowledgeStore", "open_lancedb"]
@@ -50,7 +50,7 @@ SECTION_ROWS = 200
 class LanceKnowledgeStore(KnowledgeStore):
     kind = "lancedb"
 
-    def __init__(self, path: Path, settings: StoreSettings, embedding: BaseEmbedding) -> None:
+    def __init__(self, path: Path, settings: StoreSettings, embedding: Embedding) -> None:
         super().__init__(None, embedding, alpha=settings.alpha)
         self.path = path
         self.table = settings.table
@@ -182,7 +182,7 @@ class LanceKnowledgeStore(KnowledgeStore):
 
 
 def open_lancedb(
-    data_dir: Path, settings: StoreSettings, embedding: BaseEmbedding
+    data_dir: Path, settings: StoreSettings, embedding: Embedding
 ) -> LanceKnowledgeStore:
     """The LanceDB store under ``data_dir``; nothing is created until the first write."""
     return LanceKnowledgeStore(Path(data_dir) / SUBDIR, settings, embedding)

