@@ -11,7 +11,8 @@ Mount them on an aiohttp app that already serves (Slack's HTTP mode) with
 
 ``/healthz`` answers while the event loop runs: a liveness probe restarts a
 wedged process, nothing more. ``/readyz`` checks what answering needs (the
-store, the LLM's base URL, Redis when configured), each check bounded by
+store, the LLM's base URL, Redis when configured, the Slack installation store when
+installed by OAuth), each check bounded by
 ``ops.probe_timeout``, and says which failed. Redis down is "degraded" (200):
 claims fall back to the process's own memory, so the replica still answers.
 """
@@ -22,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,6 +33,7 @@ from aiohttp import web
 
 from bots.ops import insights, metrics
 from bots.ops.logging import RedactingFilter, configure_logging, secrets_of
+from pipeline.errors import one_line
 
 if TYPE_CHECKING:
     from bots.settings import Settings
@@ -48,6 +51,11 @@ REDACT_KEY = web.AppKey("citebot_redact", RedactingFilter)
 
 #: where ``connectors.knowledge.store.lancedb`` keeps its tables (not imported: too slow here)
 LANCE_SUBDIR = "lancedb"
+
+#: the Slack OAuth installation store in the data dir, when no install_database is set
+SLACK_INSTALLATIONS_FILE = "slack-installations.sqlite3"
+#: the table both slack_sdk stores (SQLite and SQLAlchemy) keep bot tokens in
+_SLACK_BOTS_TABLE = "slack_bots"
 
 #: checks the bot answers without (Redis: claims fall back to this process's memory), so a
 #: failure is reported as "degraded" and the replica stays in rotation
@@ -102,6 +110,42 @@ def store_probe(path: Path) -> Probe:
     return probe
 
 
+def installations_probe(settings: Settings) -> Probe:
+    """The Slack installation store opens and holds its bots table: the shared database
+    answers, or the data dir's SQLite file (made when the bot starts) is there and reads."""
+    database = settings.slack.install_database
+    path = Path(settings.data_dir) / SLACK_INSTALLATIONS_FILE
+
+    def check_file() -> None:
+        if not path.is_file():
+            raise RuntimeError(f"{SLACK_INSTALLATIONS_FILE} is missing")
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            conn.execute(f"select count(*) from {_SLACK_BOTS_TABLE}")
+
+    async def check_database(url: str) -> None:
+        from sqlalchemy import text
+        from sqlalchemy.ext.asyncio import create_async_engine
+
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect() as conn:
+                await conn.execute(text(f"select count(*) from {_SLACK_BOTS_TABLE}"))
+        finally:
+            await engine.dispose()
+
+    async def probe() -> None:
+        try:
+            if database is None:
+                await asyncio.to_thread(check_file)
+            else:
+                await check_database(database.get_secret_value())
+        except Exception as exc:
+            # SQLAlchemy's messages run to several lines (the SQL, a link)
+            raise RuntimeError(f"installation store does not open: {one_line(exc)}") from None
+
+    return probe
+
+
 def redis_probe(url: str) -> Probe:
     async def probe() -> None:
         import redis.asyncio as aioredis
@@ -130,6 +174,8 @@ def default_probes(settings: Settings) -> dict[str, Probe]:
         base = llm.base_url or _LLM_DEFAULT_URLS.get(llm.provider)
         if base:
             probes["llm"] = http_probe(base.rstrip("/") + "/models")
+    if settings.slack.oauth:
+        probes["slack_installations"] = installations_probe(settings)
     if settings.ops.redis_url is not None:
         probes["redis"] = redis_probe(settings.ops.redis_url.get_secret_value())
     return probes

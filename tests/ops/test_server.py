@@ -283,3 +283,62 @@ async def test_serving_configures_logs_and_survives_a_taken_port(
             if h not in handlers:
                 root.removeHandler(h)
         root.setLevel(level)
+
+
+async def test_readyz_checks_the_slack_installation_store(tmp_path: Path) -> None:
+    from slack_sdk.oauth.installation_store.sqlite3 import SQLite3InstallationStore
+
+    data = tmp_path / "data"
+    data.mkdir()
+    oauth = {"client_id": "111.222", "client_secret": "c-secret", "mode": "http"}
+    settings = load_settings(data_dir=data, slack=oauth)
+    probes = server.default_probes(settings)
+    runner, base = await serve(settings, {"slack_installations": probes["slack_installations"]})
+    try:
+        status, body = await get(base + "/readyz")
+        assert status == 503
+        assert body["checks"] == {
+            "slack_installations": "RuntimeError: installation store does not open: "
+            "slack-installations.sqlite3 is missing"
+        }
+        file = data / "slack-installations.sqlite3"
+        file.write_bytes(b"not a database" * 100)
+        status, body = await get(base + "/readyz")
+        assert status == 503 and body["checks"]["slack_installations"] == (
+            "RuntimeError: installation store does not open: file is not a database"
+        )
+        file.unlink()
+        SQLite3InstallationStore(database=str(file), client_id="111.222").init()
+        assert await get(base + "/readyz") == (
+            200,
+            {"status": "ready", "checks": {"slack_installations": "ok"}},
+        )
+    finally:
+        await runner.cleanup()
+    assert "slack_installations" not in server.default_probes(load_settings(data_dir=data))
+
+
+async def test_readyz_checks_a_shared_install_database(tmp_path: Path) -> None:
+    pytest.importorskip("sqlalchemy", reason="slack.install_database needs SQLAlchemy")
+    pytest.importorskip("aiosqlite", reason="an SQLite file as install_database needs aiosqlite")
+    from slack_sdk.oauth.installation_store.sqlalchemy import AsyncSQLAlchemyInstallationStore
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'installs.sqlite3'}"
+    settings = load_settings(
+        data_dir=tmp_path / "data",
+        slack={
+            "client_id": "111.222",
+            "client_secret": "c-secret",
+            "mode": "http",
+            "state_secret": "s",
+            "install_database": url,
+        },
+    )
+    probe = server.default_probes(settings)["slack_installations"]
+    with pytest.raises(RuntimeError, match=r"does not open: .*no such table: slack_bots$"):
+        await probe()  # the database answers, but no bot ever made its tables
+    engine = create_async_engine(url)
+    await AsyncSQLAlchemyInstallationStore(client_id="111.222", engine=engine).create_tables()
+    await engine.dispose()
+    await probe()

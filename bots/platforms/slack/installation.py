@@ -9,6 +9,7 @@ deletes the workspace's installation.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
 from slack_sdk.oauth.state_store.sqlite3 import SQLite3OAuthStateStore
 from slack_sdk.oauth.state_store.stateless import StatelessOAuthStateStore
 
+from bots.ops.server import SLACK_INSTALLATIONS_FILE as INSTALLATIONS_FILE
 from bots.settings import SettingsError
 from bots.settings.sections import SlackSettings
 
@@ -38,7 +40,6 @@ from .manifest import bot_scopes
 
 log = logging.getLogger("citebot.slack")
 
-INSTALLATIONS_FILE = "slack-installations.sqlite3"
 STATES_FILE = "slack-oauth-states.sqlite3"
 #: Slack's authorization codes live 10 minutes; a state needs no longer
 STATE_SECONDS = 600
@@ -213,9 +214,13 @@ def add_uninstall_listeners(app: AsyncApp, store: AsyncInstallationStore) -> Non
 
 
 async def create_tables(store: Any) -> None:
-    """The SQLAlchemy store needs its tables before the first install; SQLite makes its own."""
+    """Make the store's tables before the first install (and the SQLite file, which
+    ``/readyz`` checks, at start rather than on first use)."""
+    if isinstance(store, SQLite3InstallationStore):
+        await asyncio.to_thread(store.init)
+        return
     create = getattr(store, "create_tables", None)
-    if create is not None and not isinstance(store, SQLite3InstallationStore):
+    if create is not None:
         await create()
 
 
