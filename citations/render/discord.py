@@ -28,7 +28,6 @@ MENTIONS_MUST_BE_DISABLED = True
 
 CONTENT_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
-EMBED_TITLE_LIMIT = 256
 EMBEDS_PER_MESSAGE = 10
 EMBED_TOTAL_LIMIT = 6000
 _TITLE_LIMIT = 200
@@ -93,7 +92,8 @@ def _sources_embeds(answer: CitedAnswer) -> list[dict[str, Any]]:
     size = 0
     for ref in answer.references:
         line = _source_line(ref.number, ref.title, ref.url)
-        if lines and size + len(line) + 1 > EMBED_DESCRIPTION_LIMIT:
+        # ``size`` counts a newline after each line: the description with ``line`` added
+        if lines and size + len(line) > EMBED_DESCRIPTION_LIMIT:
             embeds.append({"title": _SOURCES_TITLE, "description": "\n".join(lines)})
             lines, size = [], 0
         lines.append(line)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import itertools
 
-from citations import CitedAnswer, Source, resolve
+from citations import CitedAnswer, Reference, Segment, Source, resolve
 from citations.render import render_discord
+from citations.render.discord import stream_filter
 
 # Discord, https://discord.com/developers/docs/resources/message#embed-object-embed-limits
 DISCORD_EMBED_DESCRIPTION = 4096
@@ -24,6 +25,31 @@ def test_characters_that_end_a_link_are_escaped_in_the_url() -> None:
         "a[[1]](<https://a.com/x%20y%3Ez%3Cw%29v>)",
         "[1] [T](<https://a.com/x%20y%3Ez%3Cw%29v>)",
     ]
+
+
+def test_a_url_that_reaches_the_renderer_raw_still_cannot_end_its_link() -> None:
+    # a CitedAnswer built by hand skips resolve()'s canonical URLs
+    raw = "https://a.com/x y>z<w)v"
+    answer = CitedAnswer((Segment("See", (1,)),), (Reference(1, raw, "T", ()),))
+    [msg] = render_discord(answer)
+    assert msg.content == "See[[1]](<https://a.com/x%20y%3Ez%3Cw%29v>)"
+    assert msg.embeds[0]["description"] == "[1] [T](<https://a.com/x%20y%3Ez%3Cw%29v>)"
+
+
+def test_an_allowed_link_in_the_answer_stays_a_link_without_a_preview() -> None:
+    answer = resolve("see [docs](https://a.com/d) [1]", [Source(1, "https://a.com/x", "T", "t")])
+    [msg] = render_discord(answer, allowed_links=["https://a.com/d"])
+    assert msg.content == "see [docs](<https://a.com/d>) [[1]](<https://a.com/x>)"
+    [msg] = render_discord(answer)
+    assert msg.content == "see docs [[1]](<https://a.com/x>)"
+
+
+def test_the_preview_filter_disarms_pings_and_links() -> None:
+    preview = stream_filter()
+    shown = preview.feed("hi @everyone, see [x](https://evil.example) ") + preview.close()
+    assert shown == "hi @\u2060everyone, see x "
+    short = stream_filter(limit=10)
+    assert short.feed("hello world, and more") + short.close() == "hello worl"
 
 
 def test_titles_that_look_like_urls_are_not_masked() -> None:
@@ -46,6 +72,17 @@ def test_a_source_line_too_long_for_a_link_keeps_its_title() -> None:
     assert one("https://a.com/" + "x" * 1200, "Title")[1] == "[1] Title"
 
 
+def test_a_source_line_of_up_to_1000_characters_keeps_its_link() -> None:
+    # the renderer's own cap (module docstring): one long URL must not fill the embed
+    base = len(one("https://a.com/", "Title")[1])
+    assert one("https://a.com/" + "x" * (1000 - base), "Title")[1].endswith(")")
+    line = one("https://a.com/" + "x" * (1001 - base), "Title")[1]
+    assert line == "[1] Title"
+    untitled = one("https://a.com/" + "x" * 1200, "")[1]
+    assert "](<" not in untitled and untitled.startswith("[1] https:")
+    assert 900 < len(untitled) <= 1000
+
+
 def test_an_empty_answer_is_still_one_message() -> None:
     assert [(m.content, m.embeds) for m in render_discord(CitedAnswer.empty(""))] == [
         ("\u200b", [])
@@ -57,6 +94,14 @@ def test_the_header_is_one_line_and_short() -> None:
     assert msg.content == "h" * 199 + "…\nhi"
     [msg] = render_discord(CitedAnswer.empty(""), header="  a  b\nc ")
     assert msg.content == "a b c"
+
+
+def test_a_header_before_a_long_answer_keeps_every_part() -> None:
+    words = [f"w{i}" for i in range(1200)]
+    messages = render_discord(CitedAnswer.empty(" ".join(words)), header="Re: keys")
+    assert len(messages) >= 3
+    assert messages[0].content.startswith("Re: keys\nw0 ")
+    assert " ".join(m.content for m in messages).split()[2:] == words
 
 
 def sources(n: int, title: int) -> list[Source]:
@@ -93,3 +138,35 @@ def test_small_embeds_share_a_message_up_to_ten() -> None:
     [msg] = render_discord(resolve(cites, sources(3, 5)))
     assert len(msg.embeds) == 1
     assert msg.embeds[0]["description"].count("\n") == 2
+
+
+def padded(lengths: list[int]) -> CitedAnswer:
+    """An answer whose Sources lines are exactly ``lengths`` characters long."""
+    grown = []
+    for i, want in enumerate(lengths, 1):
+        url = f"https://docs.example.com/{i}/p"  # one line per source: each URL grows alone
+        have = len(one(url, "T")[1]) + len(str(i)) - 1  # measured as [1], numbered [i]
+        grown.append(Source(i, url + "p" * (want - have), "T", "x"))
+    cites = " ".join(f"w[{i}]" for i in range(1, len(lengths) + 1))
+    return resolve(cites, grown)
+
+
+def descriptions(answer: CitedAnswer) -> list[list[int]]:
+    return [[len(e["description"]) for e in m.embeds] for m in render_discord(answer) if m.embeds]
+
+
+def test_an_embed_description_may_use_all_4096_characters() -> None:
+    # five lines and four newlines: 4 * 820 + 812 + 4 == 4096
+    assert descriptions(padded([820, 820, 820, 820, 812])) == [[DISCORD_EMBED_DESCRIPTION]]
+    # one character more and the fifth line starts the next embed
+    assert descriptions(padded([820, 820, 820, 820, 813])) == [[3283, 813]]
+    # and so may the next one (each in its own message: 2 * 4103 > 6000)
+    assert descriptions(padded([820, 820, 820, 820, 812] * 2)) == [[4096], [4096]]
+
+
+def test_the_embeds_of_a_message_may_use_all_6000_characters() -> None:
+    # a full embed (4096 + "Sources") and a second whose size brings the total to 6000
+    full = [820, 820, 820, 820, 812]
+    rest = DISCORD_EMBEDS_TOTAL - 2 * len("Sources") - DISCORD_EMBED_DESCRIPTION
+    assert descriptions(padded([*full, 900, rest - 901])) == [[4096, rest]]
+    assert descriptions(padded([*full, 900, rest - 900])) == [[4096], [rest + 1]]

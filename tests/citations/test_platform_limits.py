@@ -26,6 +26,9 @@ SLACK_HEADER_TEXT = 150
 SLACK_MESSAGE_TEXT = 40_000
 # Slack, https://docs.slack.dev/reference/methods/chat.postMessage: markdown_text ≤ 12,000.
 SLACK_MARKDOWN_TEXT = 12_000
+# Slack, undocumented: msg_blocks_too_long past about 12,000 characters of block text
+# ("12,000 text characters with a buffer for block containers", slackapi/bolt-js#2509).
+SLACK_BLOCKS_TEXT = 12_000
 
 # Discord, https://discord.com/developers/docs/resources/message#create-message: content ≤ 2000.
 DISCORD_CONTENT = 2000

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citations import Locator, Source, match_quote, resolve, verify_quotes
+from citations import Locator, QuoteMatch, Source, match_quote, resolve, verify_quotes
 from citations.deeplinks import deep_link
 from tests.citations.profiles import PROPERTY
 
@@ -44,30 +44,59 @@ def test_faithful_quotes_verify(quote: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("quote", "why"),
+    ("quote", "reason"),
     [
-        ("The retention period for audit logs is 60 days.", "60"),
-        ("The retention period for audit logs is 90 weeks.", "weeks"),
-        ("The API does support streaming uploads", "not"),
+        (
+            "The retention period for audit logs is 60 days.",
+            "the quote says '60' where the source says '90'",
+        ),
+        (
+            "The retention period for audit logs is 90 weeks.",
+            "the quote says 'weeks' where the source says 'days'",
+        ),
+        (
+            "The API does support streaming uploads",
+            "the quote says 'nothing' where the source says 'not'",
+        ),
         (
             "The API does not support streaming uploads, and requests larger than 25 GB are rejected",
-            "gb",
+            "the quote says 'GB' where the source says 'MB'",
         ),
-        ("Dr. Alice Morgan approved the policy in March 2021", "Morgan"),
-        ("Dr. Alice Martin approved the policy in March 2020", "2020"),
-        ("After that, logs are never deleted automatically.", "never"),
         (
-            "The retention period for audit logs is 90 days and requests larger than 25 MB are rejected",
-            "",
+            "Dr. Alice Morgan approved the policy in March 2021",
+            "the quote says 'Morgan' where the source says 'Martin'",
         ),
-        ("Bananas are a great source of potassium for athletes", ""),
+        (
+            "Dr. Alice Martin approved the policy in March 2020",
+            "the quote says '2020' where the source says '2021'",
+        ),
     ],
 )
-def test_fabricated_quotes_do_not_verify(quote: str, why: str) -> None:
+def test_a_changed_fact_is_named_in_the_reason(quote: str, reason: str) -> None:
+    # the wording matches well (the fuzzy score passes); the changed token fails it
     match = match_quote(quote, TEXT)
     assert not match.verified
-    if why:
-        assert why.casefold() in match.reason.casefold() or match.score < 90
+    assert match.score >= 90
+    assert match.reason == reason
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "After that, logs are never deleted automatically.",
+        "The retention period for audit logs is 90 days and requests larger than 25 MB are rejected",
+    ],
+)
+def test_a_reworded_quote_fails_on_its_score(quote: str) -> None:
+    match = match_quote(quote, TEXT)
+    assert not match.verified
+    assert 60 <= match.score < 90
+    assert match.reason == f"closest source text scores {match.score:.0f} < 90"
+
+
+def test_words_found_nowhere_are_not_found() -> None:
+    match = match_quote("Bananas are a great source of potassium for athletes", TEXT)
+    assert match == QuoteMatch(False, 0.0, reason="not found in the source")
 
 
 def test_offsets_point_into_the_original_text() -> None:

@@ -19,8 +19,7 @@ from citations.render import (
     render_slack,
     render_text,
 )
-from citations.render import discord as discord_limits
-from citations.render import slack as slack_limits
+from tests.citations import test_platform_limits as limits
 from tests.citations.profiles import HEAVY
 
 SOURCES = [
@@ -213,22 +212,22 @@ def _long_answer(seed: int, length: int, n_sources: int) -> CitedAnswer:
 
 def _check_slack(messages: list[SlackMessage]) -> None:
     for msg in messages:
-        assert 0 < len(msg.blocks) <= slack_limits.BLOCKS_LIMIT
+        assert 0 < len(msg.blocks) <= limits.SLACK_BLOCKS
         total = 0
         for block in msg.blocks:
             if block["type"] == "section":
                 text = block["text"]["text"]
-                assert 0 < len(text) <= slack_limits.SECTION_TEXT_LIMIT
+                assert 0 < len(text) <= limits.SLACK_SECTION_TEXT
                 total += len(text)
             else:
                 assert block["type"] == "context"
-                assert 0 < len(block["elements"]) <= slack_limits.CONTEXT_ELEMENTS_LIMIT
+                assert 0 < len(block["elements"]) <= limits.SLACK_CONTEXT_ELEMENTS
                 for element in block["elements"]:
-                    assert len(element["text"]) <= slack_limits.CONTEXT_ELEMENT_TEXT_LIMIT
+                    assert len(element["text"]) <= limits.SLACK_SECTION_TEXT
                     total += len(element["text"])
-        assert total <= slack_limits.MESSAGE_TEXT_BUDGET
-        assert len(msg.markdown_text) <= slack_limits.MARKDOWN_TEXT_LIMIT
-        assert len(msg.text) <= slack_limits.FALLBACK_TEXT_LIMIT
+        assert total <= limits.SLACK_BLOCKS_TEXT
+        assert len(msg.markdown_text) <= limits.SLACK_MARKDOWN_TEXT
+        assert len(msg.text) <= limits.SLACK_MESSAGE_TEXT
         for form in (str(msg.blocks), msg.markdown_text, msg.text):
             assert "<!" not in form and "<@" not in form
             assert re.search(r"@(channel|here|everyone)", form) is None
@@ -251,16 +250,16 @@ def _assert_fences_balanced(text: str) -> None:
 
 def _check_discord(messages: list[DiscordMessage]) -> None:
     for msg in messages:
-        assert len(msg.content) <= discord_limits.CONTENT_LIMIT
+        assert len(msg.content) <= limits.DISCORD_CONTENT
         assert msg.content or msg.embeds
-        assert len(msg.embeds) <= discord_limits.EMBEDS_PER_MESSAGE
+        assert len(msg.embeds) <= limits.DISCORD_EMBEDS
         total = 0
         for embed in msg.embeds:
-            assert len(embed.get("title", "")) <= discord_limits.EMBED_TITLE_LIMIT
-            assert len(embed.get("description", "")) <= discord_limits.EMBED_DESCRIPTION_LIMIT
+            assert len(embed.get("title", "")) <= limits.DISCORD_EMBED_TITLE
+            assert len(embed.get("description", "")) <= limits.DISCORD_EMBED_DESCRIPTION
             assert len(embed.get("fields", [])) <= 25
             total += len(embed.get("title", "")) + len(embed.get("description", ""))
-        assert total <= discord_limits.EMBED_TOTAL_LIMIT
+        assert total <= limits.DISCORD_EMBEDS_TOTAL
         _assert_fences_balanced(msg.content)
         # markers are never split: every "[[" has its "]](<"
         prose = "".join(t for t in re.split(r"```.*?```|`[^`]*`", msg.content, flags=re.DOTALL))
