@@ -153,6 +153,10 @@ def _source_entries(answer: CitedAnswer) -> list[tuple[str, str]]:
     return entries
 
 
+def _group_size(group: list[tuple[str, str]]) -> int:
+    return sum(max(len(a), len(b)) + 1 for a, b in group)
+
+
 @dataclass
 class _Draft:
     blocks: list[dict[str, Any]] = field(default_factory=list)
@@ -206,12 +210,15 @@ def render_slack(
         heading = [(_SOURCES_HEADING, "**Sources**")] if first else []
         take = CONTEXT_ELEMENTS_LIMIT - len(heading)
         group = heading + entries[:take]
-        size = sum(max(len(a), len(b)) + 1 for a, b in group)
-        if not drafts[-1].fits(1, size) and len(group) > 1:
-            # Shrink the group to what the current message still holds.
-            while len(group) > len(heading) + 1 and not drafts[-1].fits(1, size):
-                group.pop()
-                size = sum(max(len(a), len(b)) + 1 for a, b in group)
+        size = _group_size(group)
+        if not drafts[-1].fits(1, size):
+            # Fill the current message with what it still holds; if not even one
+            # entry fits, the whole group opens the next message.
+            fitted = group[:]
+            while len(fitted) > len(heading) + 1 and not drafts[-1].fits(1, _group_size(fitted)):
+                fitted.pop()
+            if drafts[-1].fits(1, _group_size(fitted)):
+                group, size = fitted, _group_size(fitted)
         draft = room(1, size)
         draft.blocks.append({"type": "context", "elements": [_mrkdwn_text(a) for a, _ in group]})
         draft.markdown.append("\n".join(b for _, b in group))

@@ -1,7 +1,8 @@
 """Hypothesis budgets for the citation tests.
 
 The default keeps ``tests/citations`` well under a minute; set
-``CITEBOT_HYPOTHESIS=thorough`` for a long hunt.
+``CITEBOT_HYPOTHESIS=thorough`` for a long hunt; the mutation tool sets
+``CITEBOT_HYPOTHESIS=mutation`` (few examples, the same for every mutant).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import os
 from hypothesis import HealthCheck, Phase, settings
 
 _THOROUGH = os.environ.get("CITEBOT_HYPOTHESIS") == "thorough"
+# mutation runs (tests/mutation) want the same few examples for every mutant
+_MUTATION = os.environ.get("CITEBOT_HYPOTHESIS") == "mutation"
 # CI runs the same examples every time, so a landing does not depend on the draw; the
 # hunt for new counterexamples happens in development runs and with "thorough"
 _CI = bool(os.environ.get("CI")) and not _THOROUGH
@@ -30,6 +33,13 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
+    "citations-mutation",
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
     "citations-thorough",
     max_examples=3000,
     deadline=None,
@@ -37,8 +47,12 @@ settings.register_profile(
 )
 
 
-PROPERTY = settings.get_profile("citations-thorough" if _THOROUGH else "citations")
-HEAVY = settings.get_profile("citations-thorough" if _THOROUGH else "citations-small")
+PROPERTY = settings.get_profile(
+    "citations-thorough" if _THOROUGH else "citations-mutation" if _MUTATION else "citations"
+)
+HEAVY = settings.get_profile(
+    "citations-thorough" if _THOROUGH else "citations-mutation" if _MUTATION else "citations-small"
+)
 
 # End-to-end properties (a real bot against fake servers) cost a tenth of a second or more
 # an example: a few each, the same ones under CI. They do not shrink: a failing example

@@ -77,6 +77,8 @@ def test_slack_messages_fit(n_sources: int, words: int) -> None:
         assert len(msg.blocks) <= SLACK_BLOCKS
         assert len(msg.text) <= SLACK_MESSAGE_TEXT
         assert len(msg.markdown_text) <= SLACK_MARKDOWN_TEXT
+        text = sum(len(t["text"]) for b in msg.blocks for t in _slack_text_objects(b))
+        assert text <= SLACK_BLOCKS_TEXT
         for block in msg.blocks:
             if block["type"] == "section":
                 assert len(block["text"]["text"]) <= SLACK_SECTION_TEXT

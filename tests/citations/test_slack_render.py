@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from citations import CitedAnswer, Source, resolve
+from citations import CitedAnswer, Reference, Segment, Source, resolve
 from citations.render import render_slack
 
 # Slack, https://docs.slack.dev/reference/block-kit/blocks/context-block: ≤ 10 elements.
 SLACK_CONTEXT_ELEMENTS = 10
+# Slack, https://docs.slack.dev/reference/block-kit/composition-objects/text-object: ≤ 3000
+# characters of text (a section's text, a context element's text).
+SLACK_TEXT_OBJECT = 3000
+# Slack, https://docs.slack.dev/reference/block-kit/blocks: ≤ 50 blocks per message.
+SLACK_BLOCKS = 50
 
 
 def sources_block(url: str, title: str) -> list[str]:
@@ -92,3 +97,93 @@ def test_markdown_titles_read_as_written_and_stay_link_safe() -> None:
     assert entry.endswith("](https://a.com/x)")
     mrkdwn = msg.blocks[-1]["elements"][1]["text"]
     assert mrkdwn.startswith("[1] <https://a.com/x|Q&amp;A &lt;admin guide_v2")
+
+
+def test_a_section_may_use_all_3000_characters() -> None:
+    text = "a " * 1499 + "ab"
+    assert len(text) == SLACK_TEXT_OBJECT
+    [msg] = render_slack(CitedAnswer.empty(text))
+    assert [b["text"]["text"] for b in msg.blocks] == [text]
+    # one character more and the last word moves to the next section
+    [msg] = render_slack(CitedAnswer.empty(text + "c"))
+    assert [b["text"]["text"] for b in msg.blocks] == [text[:-2], "abc"]
+
+
+def test_a_sources_entry_may_use_all_3000_characters_before_losing_its_link() -> None:
+    base = len(sources_block("https://a.com/", "Ti")[1])
+    fits = sources_block("https://a.com/" + "x" * (SLACK_TEXT_OBJECT - base), "Ti")[1]
+    assert len(fits) == SLACK_TEXT_OBJECT and fits.endswith("|Ti>")
+    assert (
+        sources_block("https://a.com/" + "x" * (SLACK_TEXT_OBJECT + 1 - base), "Ti")[1] == "[1] Ti"
+    )
+
+
+def test_a_message_holds_at_most_50_blocks_even_of_tiny_entries() -> None:
+    # hand-built references with one-letter URLs: the block count binds before the text budget
+    refs = tuple(Reference(i, "u", "T", ()) for i in range(1, 801))
+    messages = render_slack(CitedAnswer((Segment("a", (1,)),), refs))
+    assert [len(m.blocks) for m in messages] == [SLACK_BLOCKS, 32]
+    contexts = [b for m in messages for b in m.blocks if b["type"] == "context"]
+    entries = [e["text"] for b in contexts for e in b["elements"]]
+    assert entries[0] == "*Sources*" and entries[1:] == [f"[{i}] <u|T>" for i in range(1, 801)]
+
+
+def test_a_url_that_reaches_the_renderer_raw_still_cannot_end_its_link() -> None:
+    # a CitedAnswer built by hand skips resolve()'s canonical URLs
+    raw = "https://a.com/x y<z>w|v(u)"
+    answer = CitedAnswer((Segment("See", (1,)),), (Reference(1, raw, "T", ()),))
+    [msg] = render_slack(answer)
+    mrkdwn_url = "https://a.com/x%20y%3Cz%3Ew%7Cv(u)"
+    assert msg.blocks[0]["text"]["text"] == f"See<{mrkdwn_url}|[1]>"
+    assert msg.blocks[1]["elements"][1]["text"] == f"[1] <{mrkdwn_url}|T>"
+    md_url = "https://a.com/x%20y%3Cz%3Ew|v%28u%29"
+    assert msg.markdown_text == f"See[\\[1\\]]({md_url})\n\n**Sources**\n1. [T]({md_url})"
+
+
+def test_the_fallback_text_is_the_answer_shortened_or_says_what_the_message_is() -> None:
+    [msg] = render_slack(CitedAnswer.empty("x" * 400))
+    assert msg.text == "x" * 299 + "…"
+    [msg] = render_slack(CitedAnswer.empty(""), header="hi")
+    assert msg.text == "Sources"  # no answer text in the message
+
+
+def test_the_header_is_shortened_past_1000_characters() -> None:
+    def header(text: str) -> str:
+        [msg] = render_slack(CitedAnswer.empty("hi"), header=text)
+        element: str = msg.blocks[0]["elements"][0]["text"]
+        return element
+
+    assert header("h" * 1000) == "h" * 1000
+    assert header("h" * 1001) == "h" * 999 + "…"
+
+
+def block_text(blocks: list[dict[str, object]]) -> int:
+    size = 0
+    for block in blocks:
+        if block["type"] == "section":
+            size += len(block["text"]["text"])  # type: ignore[index]
+        else:
+            size += sum(len(e["text"]) for e in block["elements"])  # type: ignore[attr-defined]
+    return size
+
+
+def test_sources_fill_a_message_before_the_next_one_starts() -> None:
+    sources = [
+        Source(i, f"https://docs.example.com/{i}", f"Title {i} " + "t" * 190, "x")
+        for i in range(1, 41)
+    ]
+    body = " ".join(["word"] * 1800)
+    messages = render_slack(resolve(body + " " + " ".join(f"[{i}]" for i in range(1, 41)), sources))
+    assert len(messages) == 2
+    first, second = (m.blocks for m in messages)
+    # the first message is filled to about 11,000 characters of block text (Slack refuses
+    # past about 12,000: slackapi/bolt-js#2509), with what of the Sources still fits
+    assert 10_500 < block_text(first) <= 12_000
+    assert [len(b["elements"]) for b in first if b["type"] == "context"] == [3]
+    # the next message opens with a whole block of ten entries
+    assert [len(b["elements"]) for b in second] == [10, 10, 10, 8]
+    entries = [e["text"] for m in messages for b in m.blocks if b["type"] == "context"
+               for e in b["elements"]]  # fmt: skip
+    assert [e.split(" ", 1)[0] for e in entries] == ["*Sources*", *(f"[{i}]" for i in range(1, 41))]
+    assert [m.text[:4] for m in messages] == ["word", "(con"]
+    assert messages[1].text == "(continued)"

@@ -21,12 +21,12 @@ import sys
 import tempfile
 import time
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tests.mutation.mutants import Mutant, mutants
+from tests.mutation.mutants import Mutant, function_lines, mutants
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -166,7 +166,7 @@ def _check_isolated(scratch: Path, module: str) -> None:
 
 
 def run(
-    module: str, tests: Sequence[str], lines: range | None, jobs: int, fork: bool = False
+    module: str, tests: Sequence[str], lines: Container[int] | None, jobs: int, fork: bool = False
 ) -> list[Result]:
     source = (ROOT / module).read_text(encoding="utf-8")
     todo = list(mutants(source, lines))
@@ -238,6 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("module", help="a module path, e.g. citations/quotes.py")
     parser.add_argument("--tests", nargs="+", help="test paths (default: targets.toml)")
     parser.add_argument("--lines", help="only mutate these lines, e.g. 120-260")
+    parser.add_argument("--functions", nargs="+",
+                        help="only mutate these functions or methods, e.g. decide check")  # fmt: skip
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--fork", action="store_true",
                         help="import the libraries once and fork per mutant (much faster; --jobs 1)")  # fmt: skip
@@ -250,7 +252,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(
             f"no tests for {module}: pass --tests or add it to tests/mutation/targets.toml"
         )
-    lines = _lines(args.lines) or _lines(targets_lines().get(module))
+    functions = args.functions or targets_functions().get(module)
+    lines: Container[int] | None = _lines(args.lines)
+    if lines is None and functions:
+        source = (ROOT / module).read_text(encoding="utf-8")
+        try:
+            lines = function_lines(source, functions)
+        except ValueError as exc:
+            parser.error(f"{module}: {exc}")
+    if lines is None:
+        lines = _lines(targets_lines().get(module))
+    # property tests draw the same few examples for every mutant (tests/citations/profiles.py)
+    os.environ.setdefault("CITEBOT_HYPOTHESIS", "mutation")
     results = run(module, tests, lines, max(1, args.jobs), fork=args.fork)
     killed, counted, percent = score(results)
     if args.json:
@@ -270,6 +283,16 @@ def targets_lines() -> dict[str, str]:
     """Line ranges that ``targets.toml`` narrows a module to (a workflow's steps, say)."""
     data = tomllib.loads((HERE / "targets.toml").read_text(encoding="utf-8"))
     return {module: entry["lines"] for module, entry in data["module"].items() if "lines" in entry}
+
+
+def targets_functions() -> dict[str, list[str]]:
+    """Functions that ``targets.toml`` narrows a module to (robust to edits elsewhere)."""
+    data = tomllib.loads((HERE / "targets.toml").read_text(encoding="utf-8"))
+    return {
+        module: list(entry["functions"])
+        for module, entry in data["module"].items()
+        if "functions" in entry
+    }
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator
+from collections.abc import Collection, Container, Iterator
 from dataclasses import dataclass
 
 _COMPARE_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -199,7 +199,22 @@ class _Replace(ast.NodeTransformer):
         return super().visit(node)
 
 
-def mutants(source: str, lines: range | None = None) -> Iterator[Mutant]:
+def function_lines(source: str, names: Collection[str]) -> set[int]:
+    """The lines of the functions or methods called ``names`` (any class), decorators included."""
+    found: set[int] = set()
+    seen: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in names:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            found.update(range(first, (node.end_lineno or node.lineno) + 1))
+            seen.add(node.name)
+    missing = sorted(set(names) - seen)
+    if missing:
+        raise ValueError(f"no function named {', '.join(missing)}")
+    return found
+
+
+def mutants(source: str, lines: Container[int] | None = None) -> Iterator[Mutant]:
     """Every mutant of ``source`` whose site starts on one of ``lines`` (all when ``None``)."""
     text_lines = source.splitlines()
     sites = _Sites()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 from tests.mutation.__main__ import Result, score
-from tests.mutation.mutants import mutants
+from tests.mutation.mutants import function_lines, mutants
 
 SOURCE = '''
 """Docstring: never mutated."""
@@ -53,6 +55,14 @@ def test_docstrings_and_log_messages_are_left_alone() -> None:
 def test_lines_narrow_the_sites() -> None:
     lines = {m.line for m in mutants(SOURCE, range(10, 11))}
     assert lines == {10}
+
+
+def test_functions_narrow_the_sites_to_their_bodies() -> None:
+    lines = function_lines(SOURCE, ["decide"])
+    assert lines == set(range(8, 16))
+    assert {m.line for m in mutants(SOURCE, lines)} <= lines
+    with pytest.raises(ValueError, match="no function named nowhere"):
+        function_lines(SOURCE, ["decide", "nowhere"])
 
 
 def test_score_counts_timeouts_as_killed_and_skips_equivalents() -> None:
