@@ -233,8 +233,12 @@ async def test_a_failing_llm_still_answers_from_the_knowledge_base(
     assert done.route is Route.KNOWLEDGE_BASE
     assert "the language model is unavailable (InternalServerError 500)" in done.answer.text
     assert KEYS_URL in [r.url for r in done.answer.references]
-    # the grader noticed first; nothing else waited on the dead model
-    assert [r.prompt.split("\n", 1)[0] for r in fake_openai.requests] == ["Task: grade relevance."]
+    # the grader noticed first; nothing else waited on the dead model. The hits are graded
+    # at once, so how many grade requests left before the first failure came back is timing
+    retrieved = len(next(d for d in done.trace if d.stage == "retrieve").data["scores"])
+    tasks = [r.prompt.split("\n", 1)[0] for r in fake_openai.requests]
+    assert set(tasks) == {"Task: grade relevance."}
+    assert 1 <= len(tasks) <= retrieved  # one request per hit at most, never a retry
 
 
 async def test_a_rejected_request_says_which_stage_lost_the_model_and_why(
