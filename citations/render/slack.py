@@ -157,6 +157,14 @@ def _group_size(group: list[tuple[str, str]]) -> int:
     return sum(max(len(a), len(b)) + 1 for a, b in group)
 
 
+def _fitted(group: list[tuple[str, str]], heading: int, draft: _Draft) -> list[tuple[str, str]]:
+    """The longest start of ``group`` that ``draft`` still holds (never fewer than one entry)."""
+    fitted = group[:]
+    while len(fitted) > heading + 1 and not draft.fits(1, _group_size(fitted)):
+        fitted.pop()
+    return fitted
+
+
 @dataclass
 class _Draft:
     blocks: list[dict[str, Any]] = field(default_factory=list)
@@ -210,15 +218,13 @@ def render_slack(
         heading = [(_SOURCES_HEADING, "**Sources**")] if first else []
         take = CONTEXT_ELEMENTS_LIMIT - len(heading)
         group = heading + entries[:take]
+        if not drafts[-1].fits(1, _group_size(group)):
+            # Fill the current message with what it still holds; if not even one entry
+            # fits, the group opens the next message, as much of it as a message holds.
+            here = _fitted(group, len(heading), drafts[-1])
+            fits_here = drafts[-1].fits(1, _group_size(here))
+            group = here if fits_here else _fitted(group, len(heading), _Draft())
         size = _group_size(group)
-        if not drafts[-1].fits(1, size):
-            # Fill the current message with what it still holds; if not even one
-            # entry fits, the whole group opens the next message.
-            fitted = group[:]
-            while len(fitted) > len(heading) + 1 and not drafts[-1].fits(1, _group_size(fitted)):
-                fitted.pop()
-            if drafts[-1].fits(1, _group_size(fitted)):
-                group, size = fitted, _group_size(fitted)
         draft = room(1, size)
         draft.blocks.append({"type": "context", "elements": [_mrkdwn_text(a) for a, _ in group]})
         draft.markdown.append("\n".join(b for _, b in group))

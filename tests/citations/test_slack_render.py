@@ -187,3 +187,16 @@ def test_sources_fill_a_message_before_the_next_one_starts() -> None:
     assert [e.split(" ", 1)[0] for e in entries] == ["*Sources*", *(f"[{i}]" for i in range(1, 41))]
     assert [m.text[:4] for m in messages] == ["word", "(con"]
     assert messages[1].text == "(continued)"
+
+
+def test_sources_of_nearly_3000_characters_each_never_overfill_a_message() -> None:
+    sources = [Source(i, f"https://a.com/{i}/" + "x" * 2950, f"T{i}", "x") for i in range(1, 13)]
+    body = " ".join(["word"] * 1800)
+    messages = render_slack(resolve(body + " " + " ".join(f"[{i}]" for i in range(1, 13)), sources))
+    for msg in messages:
+        # Slack refuses past about 12,000 characters of block text (slackapi/bolt-js#2509)
+        assert block_text(msg.blocks) <= 12_000
+    entries = [e["text"] for m in messages for b in m.blocks if b["type"] == "context"
+               for e in b["elements"]]  # fmt: skip
+    assert [e.split(" ", 1)[0] for e in entries] == ["*Sources*", *(f"[{i}]" for i in range(1, 13))]
+    assert all(e.endswith(f"|T{i}>") for i, e in enumerate(entries[1:], 1))
