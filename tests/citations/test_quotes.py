@@ -9,7 +9,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citations import Locator, QuoteMatch, Source, match_quote, resolve, verify_quotes
+from citations import (
+    CitedAnswer,
+    Locator,
+    QuoteMatch,
+    Reference,
+    Segment,
+    Source,
+    match_quote,
+    resolve,
+    verify_quotes,
+)
 from citations.deeplinks import deep_link
 from tests.citations.profiles import PROPERTY
 
@@ -270,3 +280,79 @@ def _fabrication(draw: st.DrawFn) -> str:
 def test_fabricated_quote_is_never_verified(quote: str, filler: int) -> None:
     text = " ".join(["Intro text about the service."] * filler + _SENTENCES)
     assert not match_quote(quote, text).verified
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        '"The retention period for audit logs is 90 days"',
+        "“The retention period for audit logs is 90 days”",
+        "„The retention period for audit logs is 90 days“",
+        "« The retention period for audit logs is 90 days »",
+        "「The retention period for audit logs is 90 days」",
+        "『The retention period for audit logs is 90 days』",
+    ],
+)
+def test_every_kind_of_quote_mark_is_checked(quoted: str) -> None:
+    checked = verify_quotes(_answer(f"It says {quoted}[1]."))
+    assert [(q.quote, q.verified) for q in checked.quotes] == [
+        ("The retention period for audit logs is 90 days", True)
+    ]
+
+
+def test_a_quote_is_at_least_twelve_characters_and_two_words() -> None:
+    def quotes(text: str) -> list[str]:
+        return [q.quote for q in verify_quotes(_answer(text)).quotes]
+
+    assert quotes('x "logs are del"[1].') == ["logs are del"]
+    assert quotes('x "logs are de"[1].') == []
+    assert quotes('x "automatically"[1].') == []  # one word: emphasis
+
+
+def test_each_unverified_quote_is_marked_and_warned_about() -> None:
+    text = 'A "logs are kept forever now"[1] and "the API supports streaming uploads"[1].'
+    checked = verify_quotes(_answer(text))
+    assert checked.warnings == (
+        "unverified quote cited as [1]: not found in the source",
+        "unverified quote cited as [1]: closest source text scores 82 < 90",
+    )
+    assert checked.text == (
+        'A "logs are kept forever now" (unverified quote)[1] and '
+        '"the API supports streaming uploads" (unverified quote)[1].'
+    )
+    unquoted = verify_quotes(_answer(text), policy="unquote")
+    assert (
+        unquoted.text == "A logs are kept forever now[1] and the API supports streaming uploads[1]."
+    )
+    own_mark = verify_quotes(_answer('A "logs are kept forever now"[1].'), mark=" (?)")
+    assert own_mark.text == 'A "logs are kept forever now" (?)[1].'
+
+
+def test_a_quote_whose_reference_has_no_text_is_unverified() -> None:
+    answer = CitedAnswer(
+        (Segment('He said "logs are kept for ninety days"', (1,)),),
+        (Reference(1, "https://a.com/x", "T", ()),),
+    )
+    [check] = verify_quotes(answer).quotes
+    assert (check.verified, check.score, check.reason) == (
+        False,
+        0.0,
+        "the cited reference has no source text",
+    )
+
+
+def test_quoted_parts_must_appear_in_order() -> None:
+    forward = "The retention period ... requests larger than 25 MB"
+    assert match_quote(forward, TEXT) == QuoteMatch(True, 100.0, 0, 166)
+    backward = "requests larger than 25 MB are rejected ... The retention period for audit logs"
+    assert match_quote(backward, TEXT) == QuoteMatch(
+        False, 100.0, reason="the quoted parts appear in a different order"
+    )
+    assert match_quote("", TEXT).reason == "empty quote"
+    assert match_quote("a ... b", TEXT).reason == "empty quote"  # parts under 3 characters
+
+
+def test_a_one_letter_slip_is_a_typo_but_never_in_a_negation() -> None:
+    assert match_quote("The retention pariod for audit logs is 90 days", TEXT).verified
+    nat = match_quote("The API does nat support streaming uploads", TEXT)
+    assert (nat.verified, nat.reason) == (False, "the quote says 'nat' where the source says 'not'")
