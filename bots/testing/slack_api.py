@@ -334,6 +334,8 @@ class FakeSlack:
             body = self.workspaces.access(params, authorization)
         elif method == "auth.test":
             body = self._auth_test(bearer(authorization))
+        elif method == "auth.revoke":
+            body = self.workspaces.revoke_token(bearer(authorization), test=params.get("test"))
         else:
             body = self.respond(method, params)
             posted = self.messages.get(str(body.get("ts", "")))

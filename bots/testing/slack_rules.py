@@ -28,6 +28,7 @@ from typing import Any
 METHODS: dict[str, tuple[str, ...]] = {
     "api.test": (),
     "auth.test": (),
+    "auth.revoke": (),
     "apps.connections.open": (),
     "assistant.threads.setStatus": ("channel_id", "thread_ts", "status"),
     "assistant.threads.setSuggestedPrompts": ("channel_id", "prompts"),

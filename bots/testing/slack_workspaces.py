@@ -8,6 +8,8 @@ Slack's side of "Add to Slack", as the real service does it:
 - ``oauth.v2.access`` exchanges a code once for a bot token, the client credentials in
   HTTP Basic auth or as arguments, and answers ``invalid_client_id``, ``bad_client_secret``,
   ``invalid_code`` or ``bad_redirect_uri`` (https://docs.slack.dev/reference/methods/oauth.v2.access);
+- ``auth.revoke`` revokes the calling token (``test`` set: only says it would), answering
+  ``revoked`` (https://docs.slack.dev/reference/methods/auth.revoke);
 - ``auth.test`` answers for the token's own workspace, ``invalid_auth`` without a token and
   ``token_revoked`` for an uninstalled one (https://docs.slack.dev/reference/methods/auth.test).
 
@@ -81,6 +83,15 @@ class Workspaces:
         if token in self.revoked:
             return _error("token_revoked")
         return self.tokens.get(token, self.default)
+
+    def revoke_token(self, token: str | None, *, test: object = None) -> dict[str, Any]:
+        found = self.of_token(token)
+        if isinstance(found, dict):
+            return found
+        dry = str(test).lower() in ("1", "true")
+        if not dry:
+            self.revoked.add(str(token))
+        return {"ok": True, "revoked": not dry}
 
     def revoke(self, team_id: str) -> list[str]:
         """Uninstall from ``team_id``: its tokens stop working; returns them."""

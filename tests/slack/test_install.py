@@ -194,8 +194,11 @@ async def test_a_workspace_outside_the_allow_list_cannot_install(
     assert await store.async_find_bot(enterprise_id=None, team_id=TEAM2) is None
     refusals = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert [r.getMessage() for r in refusals] == [
-        f"refused an install from workspace {TEAM2}: not in slack.allowed_workspaces"
+        f"refused an install from workspace {TEAM2}: not in slack.allowed_workspaces "
+        "(its token is revoked)"
     ]
+    refused_token = next(t for t, w in fake.workspaces.tokens.items() if w.team_id == TEAM2)
+    assert refused_token in fake.workspaces.revoked  # it grants nothing any more
     assert all(r.exc_info is None for r in caplog.records)
 
     await h.event(
@@ -289,6 +292,10 @@ async def test_the_fake_exchanges_a_code_once_and_only_for_the_app(fake: FakeSla
         await client.oauth_v2_access(client_id=CLIENT_ID, client_secret=CLIENT_SECRET, code=code)
     # auth.test answers for the token's workspace, and not at all for a revoked one
     assert (await client.auth_test(token=granted["access_token"]))["team_id"] == TEAM
+    assert (await client.auth_revoke(token=granted["access_token"], test=True))["revoked"] is False
+    assert (await client.auth_test(token=granted["access_token"]))["ok"]
+    with pytest.raises(SlackApiError, match="not_authed"):
+        await client.auth_revoke()
     fake.workspaces.revoke(TEAM)
     with pytest.raises(SlackApiError, match="token_revoked"):
         await client.auth_test(token=granted["access_token"])

@@ -14,6 +14,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 from slack_bolt import BoltResponse
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.authorization.async_authorize import AsyncInstallationStoreAuthorize
@@ -24,6 +25,7 @@ from slack_bolt.oauth.async_callback_options import AsyncFailureArgs
 from slack_bolt.oauth.async_oauth_flow import AsyncOAuthFlow
 from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
 from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.errors import SlackApiError
 from slack_sdk.oauth.installation_store import Installation
 from slack_sdk.oauth.installation_store.async_installation_store import AsyncInstallationStore
 from slack_sdk.oauth.installation_store.sqlite3 import SQLite3InstallationStore
@@ -34,6 +36,7 @@ from slack_sdk.oauth.state_store.stateless import StatelessOAuthStateStore
 from bots.ops.server import SLACK_INSTALLATIONS_FILE as INSTALLATIONS_FILE
 from bots.settings import SettingsError
 from bots.settings.sections import SlackSettings
+from pipeline.errors import one_line
 
 from .listeners import adapter_of
 from .manifest import bot_scopes
@@ -179,10 +182,22 @@ class AllowListOAuthFlow(AsyncOAuthFlow):
         team = installation.team_id
         if self.allowed and team not in self.allowed:
             log.warning(
-                "refused an install from workspace %s: not in slack.allowed_workspaces", team
+                "refused an install from workspace %s: not in slack.allowed_workspaces (%s)",
+                team,
+                await self._revoke(installation.bot_token),
             )
             raise WorkspaceNotAllowed(str(team))
         await super().store_installation(request, installation)
+
+    async def _revoke(self, token: str | None) -> str:
+        """Give the refused workspace's token back, so it grants nothing; how that went."""
+        if token is None:
+            return "no token was issued"
+        try:
+            await self.client.auth_revoke(token=token)
+        except (SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
+            return f"revoking its token failed: {one_line(exc, named=True)}"
+        return "its token is revoked"
 
     async def _failure(self, args: AsyncFailureArgs) -> BoltResponse:
         if isinstance(args.error, WorkspaceNotAllowed):
