@@ -87,6 +87,9 @@ class FakeSlack:
         self.messages: dict[str, Message] = {}
         #: channel id → name, for conversations.info (see ``conversations`` for which ids exist)
         self.channel_names: dict[str, str] = {"C111": "general"}
+        #: channel id → the users in it; a channel not listed here has everyone in it.
+        #: ``chat.postEphemeral`` to someone outside a listed channel is ``user_not_in_channel``
+        self.members: dict[str, set[str]] = {}
         #: (channel, thread_ts) → messages conversations.replies returns, oldest first
         self.threads: dict[tuple[str, str], list[dict[str, Any]]] = {}
         #: the workspace's conversations, id → kind ("channel", "group", "im", "mpim"), or
@@ -415,8 +418,16 @@ class FakeSlack:
             return {"ok": True, "messages": found, "has_more": False}
         return {"ok": True}
 
+    def in_channel(self, user: str, channel: str) -> bool:
+        """Whether ``user`` is a member of ``channel`` (see :attr:`members`)."""
+        members = self.members.get(channel)
+        return members is None or user in members
+
     def _interactive(self, method: str, p: dict[str, Any]) -> dict[str, Any]:
         if method == "chat.postEphemeral":
+            if not self.in_channel(p["user"], p["channel"]):
+                self.rejected.append((method, "user_not_in_channel"))
+                return slack_rules.error("user_not_in_channel")
             return self.interactive.post_ephemeral(p, self.next_ts())
         opened = self.interactive.open_view(p)
         if not opened["ok"]:

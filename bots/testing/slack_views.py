@@ -13,7 +13,10 @@ What the real Slack does, with the page each number comes from:
 - an input block's label at most 2000 characters and a ``plain_text_input``'s
   ``max_length`` at most 3000 (docs.slack.dev/reference/block-kit/blocks/input-block,
   .../block-elements/plain-text-input-element);
-- ``chat.postEphemeral`` answers ``message_ts`` and the message is seen by ``user`` only.
+- ``chat.postEphemeral`` answers ``message_ts`` and the message is seen by ``user`` only;
+  a ``user`` who is not in the channel gets ``user_not_in_channel`` ("Cannot post user
+  messages to a channel they are not in", docs.slack.dev/reference/methods/chat.postEphemeral),
+  checked by ``FakeSlack`` against its ``members``.
 """
 
 from __future__ import annotations

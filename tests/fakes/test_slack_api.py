@@ -55,6 +55,22 @@ async def test_missing_arguments_are_refused(client: tuple[FakeSlack, AsyncWebCl
     assert cleared["ok"]
 
 
+async def test_an_ephemeral_to_someone_outside_the_channel_is_refused(
+    client: tuple[FakeSlack, AsyncWebClient],
+) -> None:
+    fake, slack = client
+    fake.members["C1"] = {"U1"}
+    # docs.slack.dev/reference/methods/chat.postEphemeral: "user_not_in_channel"
+    body = await refused(slack.chat_postEphemeral(channel="C1", user="U2", text="only you"))
+    assert body["error"] == "user_not_in_channel"
+    assert fake.rejected == [("chat.postEphemeral", "user_not_in_channel")]
+    assert fake.interactive.ephemerals == []
+    sent = await slack.chat_postEphemeral(channel="C1", user="U1", text="only you")
+    assert sent["ok"] and [e.user for e in fake.interactive.ephemerals] == ["U1"]
+    # a channel whose members were never listed has everyone in it
+    assert (await slack.chat_postEphemeral(channel="C2", user="U2", text="hi"))["ok"]
+
+
 async def test_blocks_over_slacks_limits_are_refused(
     client: tuple[FakeSlack, AsyncWebClient],
 ) -> None:

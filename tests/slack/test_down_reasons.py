@@ -15,6 +15,15 @@ MODAL_TITLE = 24
 
 async def down_vote(h: Harness, user: str = "U333") -> tuple[str, Any]:
     """Ask, answer, click 👎; the answer id and the ephemeral follow-up."""
+    await click_down(h, user)
+    posted = await h.fake.wait_for("chat.postEphemeral")
+    (ephemeral,) = h.fake.interactive.ephemerals
+    assert posted.params["user"] == user and ephemeral.thread_ts == "20.0"
+    return h.answerer.questions[0].id, ephemeral
+
+
+async def click_down(h: Harness, user: str) -> None:
+    """Ask, answer, and ``user`` clicks 👎 under the answer in C111."""
     await h.event(mention(ts="20.0"))
     stop = await h.fake.wait_for("chat.stopStream")
     (actions,) = [b for b in stop.params["blocks"] if b["type"] == "actions"]
@@ -32,10 +41,6 @@ async def down_vote(h: Harness, user: str = "U333") -> tuple[str, Any]:
             thread_ts="20.0",
         )
     )
-    posted = await h.fake.wait_for("chat.postEphemeral")
-    (ephemeral,) = h.fake.interactive.ephemerals
-    assert posted.params["user"] == user and ephemeral.thread_ts == "20.0"
-    return h.answerer.questions[0].id, ephemeral
 
 
 def reason_click(h: Harness, ephemeral: Any, action_id: str) -> dict[str, Any]:
@@ -69,6 +74,18 @@ async def test_a_down_vote_asks_why_and_a_button_stores_the_reason(make_harness)
     (vote,) = h.store.votes(answer_id)
     assert (vote.vote, vote.reason, vote.reason_text) == ("down", "outdated", "")
     assert h.fake.rejected == []
+
+
+async def test_a_down_vote_by_someone_outside_the_channel_is_kept_and_thanked(make_harness):
+    h = await make_harness()
+    h.fake.members["C111"] = {"U222"}  # U333 clicks from a channel they have left
+    await click_down(h, "U333")
+    thanks = await h.fake.wait_for("response_url:vote")
+    assert h.fake.rejected == [("chat.postEphemeral", "user_not_in_channel")]
+    assert thanks.params["response_type"] == "ephemeral" and thanks.params["text"]
+    assert h.fake.interactive.ephemerals == []
+    (vote,) = h.store.votes(h.answerer.questions[0].id)
+    assert (vote.vote, vote.user) == ("down", "U333")
 
 
 async def test_other_opens_a_modal_whose_text_is_stored(make_harness):
