@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 import urllib.parse
@@ -75,21 +76,36 @@ def sign(body: str, *, secret: str = SECRET, timestamp: int | None = None) -> di
     }
 
 
-async def wait_until_serving(
-    session: aiohttp.ClientSession, url: str, proc: asyncio.subprocess.Process, *, within: float
-) -> None:
-    """Poll ``url`` until it answers 200; fail with the end of ``proc``'s stderr if it exits first."""
-    async with asyncio.timeout(within):
-        while True:
-            try:
-                async with session.get(url) as r:
-                    if r.status == 200:
-                        return
-            except aiohttp.ClientConnectionError:
-                if proc.returncode is not None:
-                    assert proc.stderr is not None
-                    raise AssertionError((await proc.stderr.read()).decode()[-3000:]) from None
-                await asyncio.sleep(0.1)  # polling a port that is not open yet
+#: what ``serve_http`` logs once its port is open (bots/platforms/slack/server.py)
+LISTENING = b"is listening for Slack on http://"
+
+
+@contextlib.asynccontextmanager
+async def serving(proc: asyncio.subprocess.Process, *, within: float) -> AsyncIterator[None]:
+    """Wait until ``proc`` logs that it listens for Slack; stop it on the way out.
+
+    The readiness line comes after the port is open, so nothing polls; a cold start
+    (imports, the embedding model) on a busy machine gets all of ``within``. The rest
+    of stderr is read to the end so a chatty process never blocks on a full pipe. If
+    ``proc`` exits first, the test fails with the end of what it wrote.
+    """
+    assert proc.stderr is not None
+    drain: asyncio.Task[bytes] | None = None
+    try:
+        said = b""
+        async with asyncio.timeout(within):
+            while LISTENING not in (line := await proc.stderr.readline()):
+                if not line:
+                    raise AssertionError(said.decode(errors="replace")[-3000:])
+                said += line
+        drain = asyncio.create_task(proc.stderr.read())
+        yield
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
+        await proc.wait()
+        if drain is not None:
+            await drain
 
 
 def envelope(
