@@ -27,7 +27,7 @@ import logging
 from collections.abc import Awaitable
 from typing import Protocol
 
-from bots.core.runtime import Runtime
+from bots.core.runtime import Runtime, VoteReceipt
 from pipeline.events import AnswerDelta, Done, Outcome, Route, Status
 from pipeline.question import Question
 
@@ -138,3 +138,13 @@ class Responder:
 
 async def _ready(done: Done) -> Done:
     return done
+
+
+def receipt_text(receipt: VoteReceipt, recorded: str) -> str:
+    """What a voter reads after a vote or a 👎 reason: ``recorded`` when it was stored."""
+    return {
+        VoteReceipt.RECORDED: recorded,
+        VoteReceipt.OFF: "Feedback is not enabled here.",
+        VoteReceipt.FAILED: "Sorry, your feedback could not be saved. Please try again later.",
+        VoteReceipt.NO_VOTE: "That answer has no 👎 from you any more, so there is nothing to explain.",
+    }[receipt]

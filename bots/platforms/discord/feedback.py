@@ -11,6 +11,7 @@ import discord
 from bots.core.feedback import DownReason
 from bots.core.ports import Vote
 from bots.core.runtime import Runtime, VoteReceipt
+from bots.platforms.base import receipt_text
 from bots.platforms.discord.places import NO_PINGS, PLATFORM
 
 _EMOJI: dict[Vote, str] = {"up": "👍", "down": "👎"}
@@ -26,15 +27,6 @@ ASK_WHY = "👎 Thanks for the feedback. What was wrong with the answer?"
 def _runtime(interaction: discord.Interaction[Any]) -> Runtime | None:
     runtime = getattr(interaction.client, "runtime", None)
     return runtime if isinstance(runtime, Runtime) else None
-
-
-def _said(receipt: VoteReceipt, recorded: str) -> str:
-    return {
-        VoteReceipt.RECORDED: recorded,
-        VoteReceipt.OFF: "Feedback is not switched on for this bot.",
-        VoteReceipt.FAILED: "Sorry, your feedback could not be saved. Please try again later.",
-        VoteReceipt.NO_VOTE: "That answer has no 👎 from you any more, so there is nothing to explain.",
-    }[receipt]
 
 
 class VoteButton(
@@ -79,7 +71,7 @@ class VoteButton(
             return
         thanks = f"{_EMOJI[self.vote]} Thanks! Your feedback (“{_LABEL[self.vote].lower()}”) was recorded."
         await interaction.response.send_message(
-            _said(receipt, thanks), ephemeral=True, allowed_mentions=NO_PINGS
+            receipt_text(receipt, thanks), ephemeral=True, allowed_mentions=NO_PINGS
         )
 
 
@@ -186,7 +178,7 @@ async def _store(
         if runtime is not None
         else VoteReceipt.OFF
     )
-    reply = _said(receipt, f"Noted: “{reason.label.lower()}”. Thank you!")
+    reply = receipt_text(receipt, f"Noted: “{reason.label.lower()}”. Thank you!")
     if interaction.message is not None:
         await interaction.response.edit_message(content=reply, view=None, allowed_mentions=NO_PINGS)
     else:

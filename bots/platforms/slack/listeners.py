@@ -15,6 +15,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bots.core.feedback import DownReason
 from bots.core.runtime import VoteReceipt
+from bots.platforms.base import receipt_text
 from pipeline.errors import one_line
 
 from .feedback import (
@@ -36,10 +37,7 @@ THANKS = {
     "up": "Thanks for the feedback! 👍",
     "down": "Thanks for the feedback. 👎 We'll use it to improve.",
 }
-NO_FEEDBACK = "Feedback is not enabled here."
-NOT_SAVED = "Sorry, your feedback could not be saved. Please try again later."
 NO_FORM = "Sorry, the form could not be opened. Your 👎 is saved."
-NO_VOTE = "That answer has no 👎 from you any more, so there is nothing to explain."
 
 
 def adapter_of(context: AsyncBoltContext) -> SlackAdapter:
@@ -150,17 +148,10 @@ async def on_vote(
         ):
             return
         await respond(
-            text=_said(receipt, THANKS[vote]), response_type="ephemeral", replace_original=False
+            text=receipt_text(receipt, THANKS[vote]),
+            response_type="ephemeral",
+            replace_original=False,
         )
-
-
-def _said(receipt: VoteReceipt, recorded: str) -> str:
-    return {
-        VoteReceipt.RECORDED: recorded,
-        VoteReceipt.OFF: NO_FEEDBACK,
-        VoteReceipt.FAILED: NOT_SAVED,
-        VoteReceipt.NO_VOTE: NO_VOTE,
-    }[receipt]
 
 
 async def _ask_why(client: AsyncWebClient, body: dict[str, Any], user: str, answer_id: str) -> bool:
@@ -214,7 +205,7 @@ async def on_reason(
             answer_id, user=user, reason=reason, platform="slack"
         )
         await respond(
-            text=_said(receipt, f"Noted: “{reason.label.lower()}”. Thank you!"),
+            text=receipt_text(receipt, f"Noted: “{reason.label.lower()}”. Thank you!"),
             response_type="ephemeral",
             replace_original=True,
         )
@@ -238,4 +229,4 @@ async def on_reason_view(
     if receipt is VoteReceipt.RECORDED:
         await ack()
     else:
-        await ack(response_action="errors", errors={REASON_BLOCK: _said(receipt, "")})
+        await ack(response_action="errors", errors={REASON_BLOCK: receipt_text(receipt, "")})
