@@ -1,0 +1,44 @@
+"""A third development set (structlog's docs, ``tests/devset3``), held out from tuning:
+the evidence check and the extraction are fitted on ``tests/devset`` and checked on
+``tests/devset2``, so a change that only fits those two shows here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from connectors.knowledge.store import KnowledgeStore
+from pipeline.config import PipelineSettings
+from pipeline.evaluation import Report, parse_cases
+from pipeline.ports import Embedder
+from tests.pipeline.test_devset_eval import eval_devset, ingest_devset
+
+DEVSET3 = Path(__file__).parents[1] / "devset3"
+URL_BASE = (DEVSET3 / "URL_BASE").read_text(encoding="utf-8").strip()
+
+
+@pytest.fixture(scope="module")
+def devset3_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
+    kb = ingest_devset(DEVSET3, URL_BASE, tmp_path_factory.mktemp("devset3"))
+    yield kb
+    kb.close()
+
+
+@pytest.fixture(scope="module")
+def devset3_report(devset3_store: KnowledgeStore, embedder: Embedder) -> Report:
+    return eval_devset(DEVSET3, devset3_store, embedder, PipelineSettings())
+
+
+def test_the_third_devset_is_labelled_and_licensed() -> None:
+    text = (DEVSET3 / "questions.yaml").read_text(encoding="utf-8")
+    cases = parse_cases(text, fmt="yaml")
+    answerable = [c for c in cases if c.expect == "answer"]
+    assert len(answerable) >= 40
+    assert all(c.urls and c.contains for c in answerable)
+    assert len([c for c in cases if c.kind == "uncovered"]) >= 15
+    assert 3 <= len([c for c in cases if c.kind == "off_topic"]) <= 5
+    assert f"url_base: {URL_BASE}" in text
+    assert 12 <= len(list((DEVSET3 / "docs").glob("*.md"))) <= 25
+    assert (DEVSET3 / "LICENSE-MIT").is_file() and (DEVSET3 / "LICENSE-APACHE").is_file()
