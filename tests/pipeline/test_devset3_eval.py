@@ -42,3 +42,20 @@ def test_the_third_devset_is_labelled_and_licensed() -> None:
     assert f"url_base: {URL_BASE}" in text
     assert 12 <= len(list((DEVSET3 / "docs").glob("*.md"))) <= 25
     assert (DEVSET3 / "LICENSE-MIT").is_file() and (DEVSET3 / "LICENSE-APACHE").is_file()
+
+
+@pytest.mark.timeout(600)
+def test_third_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
+    devset3_report: Report,
+) -> None:
+    # Measured when set (offline, MiniLM, main at 73788b3): hit@6 83.3%, MRR 0.722, cited
+    # right 68.3%, fact stated 55.0%, 9/20 uncovered and 4/4 off-topic clean. Well below
+    # tests/devset's figures (98%, 90%, 86.7%, 20/20) on questions nobody tuned for: these
+    # floors catch a regression; the gap is the work (the table lists every miss).
+    m = devset3_report.metrics()
+    table = devset3_report.table()
+    assert m["hit_at_k"] >= 0.80, table
+    assert m["cited_right"] >= 0.65, table
+    assert m["fact_stated"] >= 0.52, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.40, table
+    assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
