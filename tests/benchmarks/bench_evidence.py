@@ -29,6 +29,7 @@ from pipeline.evidence import Lexicon, asked, evidence, support
 from pipeline.extractive import extract
 from pipeline.graders import CachedEmbedder, EmbeddingGrader
 from tests.benchmarks.bench_query import WORDS, _percentile
+from tests.benchmarks.summary import spread, summary
 
 pytestmark = pytest.mark.benchmark
 
@@ -121,5 +122,13 @@ def test_evidence_and_extraction_cost_per_question() -> None:
         f"\nwith evidence + coverage extraction: min {min(new_ms):.1f} p50 {new_p50:.1f}"
         f" max {max(new_ms):.1f} p95 {_percentile(new_ms, 0.95):.1f} ms"
         f"\nadded p50 {new_p50 - base_p50:+.1f} ms, ratio {new_p50 / base_p50:.2f}x"
+    )
+    summary(
+        f"evidence grading + extraction, {CHUNKS:,} chunks",
+        f"+{new_p50 - base_p50:.1f} ms p50 ({spread(new_ms)})",
+        f"embedding-only grader p50 {base_p50:.1f} ms",
+        new_p50 / base_p50,
+        "<= +20 ms p50",
+        new_p50 - base_p50 <= 20.0,
     )
     assert new_p50 - base_p50 <= 20.0

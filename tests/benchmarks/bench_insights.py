@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bots.ops import insights_report
+from tests.benchmarks.summary import spread, summary
 from tests.feedback.seed import seed
 
 pytestmark = pytest.mark.benchmark
@@ -64,4 +65,12 @@ def test_insights_queries_on_100k_answers(tmp_path):
     ours = statistics.median(runs["indexed"])
     base = statistics.median(runs["no indexes (baseline)"])
     print(f"{'ratio':>22}: baseline / indexed = {base / ours:.2f}x")
+    summary(
+        f"insights queries on {ANSWERS:,} answers",
+        spread(runs["indexed"]),
+        f"no indexes {base:.1f} ms",
+        ours / base,
+        f"<= {BUDGET_MS:.0f} ms median",
+        ours <= BUDGET_MS,
+    )
     assert ours <= BUDGET_MS, f"the insights queries took {ours:.0f} ms on {ANSWERS:,} answers"

@@ -21,6 +21,7 @@ from bots.settings import load_settings
 from citations.model import CitedAnswer
 from pipeline.events import AnswerDelta, Done, Progress, Route
 from pipeline.question import Place, Question
+from tests.benchmarks.summary import summary
 
 pytestmark = pytest.mark.benchmark
 
@@ -78,6 +79,14 @@ async def test_hook_overhead_per_question() -> None:
         f"  (+{example - baseline:.1f} µs)"
         f"\n  + 8 no-op plugins (16 hooks){many:8.1f} µs/question  ratio {many / baseline:.2f}x"
         f"  (+{many - baseline:.1f} µs)"
+    )
+    summary(
+        "plugin hooks per question",
+        f"+{example - baseline:.1f} µs (builtin + example; 8 more no-ops +{many - baseline:.1f} µs)",
+        f"no plugins {baseline:.1f} µs",
+        example / baseline,
+        "< +1000 µs",
+        example - baseline < 1000,
     )
     # a hook costs microseconds; a real answer costs hundreds of milliseconds
     assert example - baseline < 1000

@@ -44,6 +44,7 @@ from bots.testing.slack_api import BOT_USER, TEAM, FakeSlack
 from citations.model import CitedAnswer
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.question import Question
+from tests.benchmarks.summary import summary
 from tests.fakes.openai_server import FakeOpenAI, _error, prompt_of
 from tests.fakes.redis_server import free_port, redis_server
 
@@ -475,16 +476,47 @@ async def baseline_acks(tmp: Path) -> list[float]:
     return acks
 
 
-def check(report: Report) -> None:
-    assert report.lost == 0
-    assert report.duplicated == 0
-    assert report.wrong_kind == 0
-    assert report.answered_once == report.questions - report.failed_expected
-    assert report.errors_visible == report.failed_expected
-    assert report.non_200 == 0
-    assert report.runtime_questions == report.questions + 3 * report.processes  # + the warm-up
+def problems(report: Report) -> list[str]:
+    """What the soak's exactly-once, visible-errors and steady-memory targets missed."""
+    found = [
+        f"{name}={value}"
+        for name, value in (
+            ("lost", report.lost),
+            ("duplicated", report.duplicated),
+            ("wrong outcome", report.wrong_kind),
+            ("non-200", report.non_200),
+        )
+        if value
+    ]
+    if report.answered_once != report.questions - report.failed_expected:
+        found.append(f"answered once {report.answered_once}")
+    if report.errors_visible != report.failed_expected:
+        found.append(f"visible errors {report.errors_visible}/{report.failed_expected}")
+    if report.runtime_questions != report.questions + 3 * report.processes:  # + the warm-up
+        found.append(f"runtime saw {report.runtime_questions:.0f} questions")
     for warm, end in zip(report.rss_warm, report.rss_end, strict=True):
-        assert abs(end - warm) / warm <= 0.10, f"RSS moved from {warm:.0f} to {end:.0f} MiB"
+        if abs(end - warm) / warm > 0.10:
+            found.append(f"RSS moved from {warm:.0f} to {end:.0f} MiB")
+    return found
+
+
+def summarise(name: str, report: Report, floor: list[float]) -> None:
+    missed = problems(report)
+    p99 = percentile(report.ack_ms, 99)
+    summary(
+        name,
+        f"{report.answered_once}+{report.errors_visible} errors/{report.questions} once, "
+        f"lost {report.lost}, dup {report.duplicated}, ack p99 {p99:.1f} ms"
+        + (f" ({'; '.join(missed)})" if missed else ""),
+        f"idle bot ack p99 {percentile(floor, 99):.1f} ms",
+        p99 / percentile(floor, 99),
+        "exactly once, errors visible, RSS within 10%",
+        not missed,
+    )
+
+
+def check(report: Report) -> None:
+    assert not problems(report), report.lines()
 
 
 @pytest.mark.benchmark
@@ -502,6 +534,8 @@ async def test_soak_one_process_then_two_sharing_redis(tmp_path: Path) -> None:
         two = await soak(2, tmp_path / "two", redis_url=url)
     print("\n[two processes, one Redis]\n  " + "\n  ".join(two.lines()))
     print(f"  ack p99 / baseline p99 = {percentile(two.ack_ms, 99) / percentile(floor, 99):.1f}x")
+    summarise(f"soak, {N} questions, one process", one, floor)
+    summarise(f"soak, {N} questions, two processes + Redis", two, floor)
     check(one)
     check(two)
 

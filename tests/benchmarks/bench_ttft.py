@@ -34,6 +34,7 @@ from bots.cli import commands as _commands  # noqa: F401  (registers every comma
 from bots.settings import load_settings
 from bots.testing.slack_api import Call
 from pipeline import Pipeline
+from tests.benchmarks.summary import spread, summary
 from tests.fakes.openai_server import FakeOpenAI, Latency
 from tests.slack.conftest import Harness, MakeHarness, fake, make_harness, mention
 
@@ -200,6 +201,14 @@ async def test_time_to_first_answer_text(
             f"first text, {kind}: {got * 1000:.0f} ms median; the model's own latency for the "
             f"calls it cannot avoid {floor * 1000:.0f} ms + 150 ms = {(floor + 0.15) * 1000:.0f}"
             f" ms: {verdict}; offline {offline * 1000:.0f} ms ({got / offline:.1f}x)"
+        )
+        summary(
+            f"time to first answer text, {kind}",
+            spread([t * 1000 for t in figures[kind].text], digits=0),
+            f"offline {offline * 1000:.0f} ms",
+            got / offline,
+            f"<= {(floor + 0.15) * 1000:.0f} ms (model {floor * 1000:.0f} + 150)",
+            got <= floor + 0.15,
         )
     saved = statistics.median(figures["LLM grader"].text) - statistics.median(
         figures["LLM, early answer"].text
