@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, GetCoreSchemaHandler
+from pydantic_core import CoreSchema, core_schema
 from workflows.events import Event, StartEvent
 
 from citations.model import CitedAnswer, Source
@@ -14,70 +15,91 @@ from pipeline.question import Question
 from pipeline.run_state import RunState
 
 
+class _Passed:
+    """Marks a field pydantic checks with ``isinstance`` only and keeps as it is.
+
+    The steps build these objects themselves and hand the same instances on (the run state
+    is shared and changed as the run goes). A schema derived from each dataclass, down to
+    the tracer and the speculation, cost about 75 ms of every start-up and checked nothing
+    more than ``isinstance`` does.
+    """
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return core_schema.is_instance_schema(source)
+
+
+_Run = Annotated[RunState, _Passed()]
+_Sources = list[Annotated[Source, _Passed()]]
+_Hits = list[Annotated[Hit, _Passed()]]
+_Answer = Annotated[CitedAnswer, _Passed()]
+
+
 class AskEvent(StartEvent):
-    question: Question
-    run: RunState
+    question: Annotated[Question, _Passed()]
+    run: _Run
 
 
 class RetrieveEvent(Event):
     query: str
-    run: RunState
+    run: _Run
 
 
 class RetrievedEvent(Event):
     query: str
-    hits: list[Hit]
-    run: RunState
+    hits: _Hits
+    run: _Run
 
 
 class GradedEvent(Event):
     query: str
-    hits: list[Hit]
+    hits: _Hits
     grades: list[float]
     #: grade plus lexical evidence per hit (pipeline/evidence.py); empty when not computed
     support: list[float] = Field(default_factory=list)
     #: per hit, whether it has the question's numbers and quoted names (empty: all do)
     carries: list[bool] = Field(default_factory=list)
-    run: RunState
+    run: _Run
 
 
 class WebEvent(Event):
-    kb: list[Source]
-    run: RunState
+    kb: _Sources
+    run: _Run
 
 
 class RefineEvent(Event):
-    pages: list[Source]
-    kb: list[Source]
-    run: RunState
+    pages: _Sources
+    kb: _Sources
+    run: _Run
 
 
 class GenerateEvent(Event):
-    sources: list[Source]
+    sources: _Sources
     stricter: bool = False
-    run: RunState
+    run: _Run
 
 
 class CheckEvent(Event):
-    sources: list[Source]
-    answer: CitedAnswer
+    sources: _Sources
+    answer: _Answer
     raw: str
     extractive: bool
-    run: RunState
+    run: _Run
 
 
 class RetryEvent(Event):
-    sources: list[Source]
-    answer: CitedAnswer
+    sources: _Sources
+    answer: _Answer
     raw: str
     problem: Literal["ungrounded", "not_useful"]
     unsupported: list[str] = Field(default_factory=list)
-    run: RunState
+    run: _Run
 
 
 class FinalizeEvent(Event):
-    answer: CitedAnswer | None
-    run: RunState
+    answer: _Answer | None
+    run: _Run
     not_found: str = NOT_FOUND
 
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from citations.model import Locator, Origin, Source
 from connectors.errors import ServiceError, one_line
 from connectors.providers.settings import WebSettings
 from connectors.retry import RETRY_STATUSES, Backoff, retry_after
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger("citebot.web")
 
@@ -31,6 +32,8 @@ class TavilySearch:
     name = "tavily"
 
     def __init__(self, settings: WebSettings) -> None:
+        # httpx (with rich, which its CLI pulls in) loads only when the web is on
+        import httpx
         from tavily import AsyncTavilyClient
 
         if settings.tavily_api_key is None:
@@ -54,6 +57,7 @@ class TavilySearch:
         self._retry_after = response.headers.get("retry-after")
 
     async def search(self, query: str) -> list[Source]:
+        import httpx
         from tavily import errors
 
         attempt = 0
@@ -73,6 +77,7 @@ class TavilySearch:
                 attempt += 1
 
     async def _search_once(self, query: str) -> list[Source]:
+        import httpx
         from tavily import errors
 
         settings = self._settings
