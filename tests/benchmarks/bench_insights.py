@@ -69,8 +69,9 @@ def test_insights_queries_on_100k_answers(tmp_path):
         f"insights queries on {ANSWERS:,} answers",
         spread(runs["indexed"]),
         f"no indexes {base:.1f} ms",
-        ours / base,
+        base / ours,
         f"<= {BUDGET_MS:.0f} ms median",
         ours <= BUDGET_MS,
+        faster=True,
     )
     assert ours <= BUDGET_MS, f"the insights queries took {ours:.0f} ms on {ANSWERS:,} answers"

@@ -182,17 +182,22 @@ def _time(call: Callable[[int], object], count: int) -> list[float]:
     return samples
 
 
-def _interleaved(calls: list[Callable[[int], object]], count: int) -> list[list[float]]:
-    """``_time`` for several calls at once, query by query, so all see the same load."""
+def _interleaved(
+    calls: list[Callable[[int], object]], count: int
+) -> tuple[list[list[float]], list[list[float]]]:
+    """``_time`` for several calls at once, query by query, so all see the same load: wall
+    and CPU milliseconds (the process's, every thread of lance's runtime included)."""
     for call in calls:
         call(0)
-    samples: list[list[float]] = [[] for _ in calls]
+    walls: list[list[float]] = [[] for _ in calls]
+    cpus: list[list[float]] = [[] for _ in calls]
     for i in range(count):
-        for call, sink in zip(calls, samples, strict=True):
-            start = time.perf_counter()
+        for call, wall, cpu in zip(calls, walls, cpus, strict=True):
+            start, start_cpu = time.perf_counter(), time.process_time()
             call(i)
-            sink.append((time.perf_counter() - start) * 1000)
-    return samples
+            cpu.append((time.process_time() - start_cpu) * 1000)
+            wall.append((time.perf_counter() - start) * 1000)
+    return walls, cpus
 
 
 def _line(name: str, samples: list[float]) -> str:
@@ -213,7 +218,7 @@ def stores(
 
 def _measure(
     n: int, store: LanceKnowledgeStore, vectors: np.ndarray, ids: list[str]
-) -> tuple[list[float], list[float]]:
+) -> tuple[list[float], list[float], list[float]]:
     rng = np.random.default_rng(11)
     words = random.Random(11)
     queries = []
@@ -241,11 +246,16 @@ def _measure(
     print(f"\n--- {n} chunks ---")
     found = sum(targets[i] in {hit.source.url for hit in hybrid(i)} for i in range(QUERIES))
     print(f"query's source chunk in hybrid top-{TOP_K}: {found}/{QUERIES}")
-    h, s, b = _interleaved([hybrid, scoped, brute], QUERIES)
+    (h, s, b), (h_cpu, _, b_cpu) = _interleaved([hybrid, scoped, brute], QUERIES)
     print(_line("lancedb hybrid (citebot)", h))
     print(_line("lancedb hybrid, scope filter", s))
     print(_line("baseline numpy brute force (vector)", b))
     print(f"ratio hybrid/numpy p50: {statistics.median(h) / statistics.median(b):.1f}x")
+    print(
+        f"CPU per query, p50 / p95: hybrid {statistics.median(h_cpu):.1f} / "
+        f"{_percentile(h_cpu, 0.95):.1f} ms, numpy {statistics.median(b_cpu):.1f} / "
+        f"{_percentile(b_cpu, 0.95):.1f} ms"
+    )
     if n <= 10_000:
         simple = SimpleVectorStore()
         nodes = []
@@ -266,7 +276,7 @@ def _measure(
         print(
             f"ratio SimpleVectorStore/hybrid p50: {statistics.median(c) / statistics.median(h):.1f}x"
         )
-    return h, b
+    return h, b, h_cpu
 
 
 def test_hybrid_query_latency(
@@ -274,15 +284,17 @@ def test_hybrid_query_latency(
 ) -> None:
     samples = {n: _measure(n, *built) for n, built in stores.items()}
     largest = max(samples)
-    hybrid, brute = samples[largest]
+    hybrid, brute, cpu = samples[largest]
     p95 = _percentile(hybrid, 0.95)
     verdict = "met" if p95 <= 50 else "MISSED"
     print(f"\ntarget p95 <= 50 ms at {largest}: {verdict} ({p95:.1f} ms)")
     summary(
         f"hybrid query at {largest:,} chunks",
-        f"p95 {p95:.1f} ms, p50 {statistics.median(hybrid):.1f} ({spread(hybrid)})",
+        f"p95 {p95:.1f} ms, p50 {statistics.median(hybrid):.1f} ({spread(hybrid)}; CPU p50 "
+        f"{statistics.median(cpu):.1f}, p95 {_percentile(cpu, 0.95):.1f} ms)",
         f"numpy brute force p95 {_percentile(brute, 0.95):.1f} ms",
-        p95 / _percentile(brute, 0.95),
+        _percentile(brute, 0.95) / p95,
         "p95 <= 50 ms",
         p95 <= 50,
+        faster=True,
     )

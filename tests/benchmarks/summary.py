@@ -25,9 +25,15 @@ def summary(
     ratio: float | None,
     target: str,
     met: bool,
+    *,
+    faster: bool = False,
 ) -> None:
-    """Report one target: what was measured, its same-run baseline, their ratio, the target."""
-    shown = "-" if ratio is None else f"{ratio:.2f}x"
+    """Report one target: what was measured, its same-run baseline, their ratio, the target.
+
+    ``ratio`` is the baseline's time over ours when ``faster`` (how many times faster), else
+    ours over the baseline's (what the work costs next to it).
+    """
+    shown = "-" if ratio is None else f"{ratio:.2f}x {'faster' if faster else 'of baseline'}"
     load = "/".join(f"{x:.1f}" for x in os.getloadavg())
     line = (
         f"SUMMARY | {name} | {figure} | {baseline} | {shown} | {target} | "

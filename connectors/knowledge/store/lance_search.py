@@ -71,6 +71,13 @@ def fuse(
     return sorted(fused.items(), key=lambda item: -item[1])
 
 
+def _leg(table: Any, column: str) -> list[tuple[int, float]]:
+    """``(row id, value)`` pairs of one leg's result, in its order."""
+    return list(
+        zip(table.column("_rowid").to_pylist(), table.column(column).to_pylist(), strict=True)
+    )
+
+
 class LanceReader:
     """One table's dataset, opened on first use and reopened after writes (``refresh``)."""
 
@@ -146,16 +153,19 @@ class LanceReader:
             "disable_scoring_autoprojection": True,
         }
         near = {"column": VECTOR_COLUMN, "q": list(vector), "k": limit, "nprobes": NPROBES}
-        by_vector = dataset.to_table(
-            columns=[*self.COLUMNS, "_distance"], nearest=near, **common
+        # Both legs return row ids and scores only; the rows that make the cut are read once,
+        # afterwards. Reading every column in each leg cost twice the CPU of the whole search
+        # at 100k chunks (a random-access read of the metadata struct for every candidate).
+        by_vector = dataset.to_table(columns=["_distance"], nearest=near, **common)
+        by_text = dataset.to_table(columns=["_score"], full_text_query=query, **common)
+        ranked = fuse(_leg(by_vector, "_distance"), _leg(by_text, "_score"), weight)[:limit]
+        if not ranked:
+            return []
+        # a filter on the row ids is read as a take of those rows, not a scan
+        taken = dataset.to_table(
+            columns=list(self.COLUMNS),
+            filter="_rowid IN (" + ",".join(str(row_id) for row_id, _ in ranked) + ")",
+            with_row_id=True,
         ).to_pylist()
-        by_text = dataset.to_table(
-            columns=[*self.COLUMNS, "_score"], full_text_query=query, **common
-        ).to_pylist()
-        rows = {row["_rowid"]: row for row in by_text} | {row["_rowid"]: row for row in by_vector}
-        ranked = fuse(
-            [(row["_rowid"], float(row["_distance"])) for row in by_vector],
-            [(row["_rowid"], float(row["_score"])) for row in by_text],
-            weight,
-        )
-        return [(rows[row_id], relevance) for row_id, relevance in ranked[:limit]]
+        rows = {row["_rowid"]: row for row in taken}
+        return [(rows[row_id], relevance) for row_id, relevance in ranked if row_id in rows]
