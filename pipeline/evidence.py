@@ -11,9 +11,10 @@ mentions what the question is about. Two signals can:
   knowledge base contains. A question about "Cloud Run" where no chunk says
   "cloud" is not answerable from it, however close an embedding comes. A word the
   question writes as a name (capitalised inside a sentence, an acronym, or with a
-  digit: "Redis", "YAML", "S3") weighs in full; an everyday lower-case word that no
-  chunk uses ("avoid", "lost") is more often a paraphrase, so it weighs
-  ``evidence_word_factor`` of that.
+  digit: "Redis", "YAML", "S3") weighs in full, and so does a word the embedder cannot
+  read as one of its own tokens ("async", "paginate": the model sees word pieces, so a
+  close embedding says nothing about it). An everyday word that no chunk uses ("avoid",
+  "lost") is more often a paraphrase, so it weighs ``evidence_word_factor`` of that.
 - **must-match terms**: numbers ("30 seconds", "/v1") and quoted names (`"Cloud Run"`,
   `` `max_age` ``) name exactly what is asked. A passage that lacks one cannot carry the
   answer, whatever else it shares with the question (:attr:`Evidence.carries`): the
@@ -21,6 +22,10 @@ mentions what the question is about. Two signals can:
   and that passage is cited first; others may then add sentences. This is judged per
   passage, not over the store as a whole, and only the asker's own words count, not a
   thread's history.
+- **amounts**: a question that asks for an amount ("how many", "how long", "is there a
+  limit") is carried only by a passage whose prose states one (a number, or words such
+  as "unlimited" or "twice"). A passage about the thing, with no amount, does not answer
+  how much of it there may be.
 
 Terms are lower-cased words without stop words, cut to a crude stem so that
 "cookie" finds "cookies" and "paginate" finds "pagination".
@@ -42,7 +47,7 @@ import logging
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from pipeline.ports import Corpus
@@ -57,6 +62,21 @@ _INLINE_CODE = re.compile(r"`([^`\n]+)`")
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|“([^”\n]+)”")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _SENTENCE_END = re.compile(r"[.?!:;]$")
+_AMOUNT_ASKED = re.compile(
+    r"\bhow (?:many|much|long|big|large|often|old)\b"
+    r"|\b(?:what|which) (?:size|number)\b"
+    r"|\bis there (?:a|any) (?:limit|maximum|max|minimum|cap)\b"
+    r"|\b(?:limit|maximum|minimum|cap) (?:on|of|for|to) (?:how|the number)\b",
+    re.I,
+)
+_AMOUNT_STATED = re.compile(
+    r"\d|\b(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty"
+    r"|forty|fifty|sixty|hundreds?|thousands?|millions?|once|twice|unlimited|infinite"
+    r"|no (?:limit|maximum)|any number|as many|single|double|half|dozens?)\b",
+    re.I,
+)
+#: what no passage may lack when the question asks for an amount (see ``Evidence.missing``)
+AMOUNT = "<amount>"
 
 _STOP_WORDS = """
     a about above after again against all also am an and any anything are as at away
@@ -200,7 +220,8 @@ class Evidence:
 
 @dataclass(frozen=True, slots=True)
 class Asked:
-    """A question's content terms, which of them it writes as names, and its must-match terms."""
+    """A question's content terms, which of them it writes as names, and its must-match
+    terms (``AMOUNT`` among them when it asks for an amount)."""
 
     terms: tuple[str, ...]
     names: frozenset[str] = frozenset()
@@ -211,13 +232,57 @@ def question_terms(question: str) -> list[str]:
     return list(dict.fromkeys(terms(question)))
 
 
-def asked(question: str, *, own: str | None = None) -> Asked:
+def asked(
+    question: str, *, own: str | None = None, vocabulary: Collection[str] | None = None
+) -> Asked:
     """The terms of ``question``; must-match terms come from ``own`` (the asker's words,
-    when ``question`` was condensed with a thread's history), else from ``question``."""
+    when ``question`` was condensed with a thread's history), else from ``question``.
+    ``vocabulary`` is the embedder's (its whole-word tokens, lower-case), when known."""
     wanted = tuple(question_terms(question))
-    return Asked(
-        terms=wanted, names=_names(question), musts=_musts(question if own is None else own)
-    )
+    names = _names(question)
+    if vocabulary:
+        names |= _unreadable(question, vocabulary)
+    return Asked(terms=wanted, names=names, musts=_musts(question if own is None else own))
+
+
+def _unreadable(text: str, vocabulary: Collection[str]) -> frozenset[str]:
+    """Stems of the words that neither are, nor inflect, a token of ``vocabulary``."""
+    found: set[str] = set()
+    for word in _WORD.findall(text.lower()):
+        if len(word) < 2 or word in STOP or word.isdigit():
+            continue
+        if not any(base in vocabulary for base in _bases(word)):
+            found.add(stem(word))
+    return frozenset(found)
+
+
+def _bases(word: str) -> set[str]:
+    """``word`` and what it may be an inflection of ("shuts", "spoofed", "uncompressed")."""
+    bases = {word}
+    for suffix, repl in _INFLECTIONS:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            bases.add(word[: len(word) - len(suffix)] + repl)
+    for prefix in ("un", "re", "non"):
+        bases.update(
+            b[len(prefix) :]
+            for b in list(bases)
+            if b.startswith(prefix) and len(b) > len(prefix) + 3
+        )
+    return bases
+
+
+_INFLECTIONS = (
+    ("s", ""),
+    ("es", ""),
+    ("ies", "y"),
+    ("ed", ""),
+    ("ed", "e"),
+    ("d", ""),
+    ("ing", ""),
+    ("ing", "e"),
+    ("er", ""),
+    ("ly", ""),
+)
 
 
 def _names(text: str) -> frozenset[str]:
@@ -244,6 +309,8 @@ def _musts(text: str) -> tuple[str, ...]:
     for match in _QUOTED.finditer(text):
         quoted = next(g for g in match.groups() if g is not None)
         found.extend(terms(quoted))
+    if _AMOUNT_ASKED.search(text):
+        found.append(AMOUNT)
     return tuple(dict.fromkeys(found))
 
 
@@ -271,6 +338,8 @@ def evidence(question: Sequence[str] | Asked, passage: str, lexicon: Lexicon) ->
     missing: tuple[str, ...] = ()
     if question.musts:
         present = prose | code | set(_WORD.findall(_THOUSANDS.sub("", passage).lower()))
+        if _AMOUNT_STATED.search(parts.prose):
+            present.add(AMOUNT)
         missing = tuple(t for t in question.musts if t not in present)
     return Evidence(
         coverage=covered / total,

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from citations.sentences import sentences
 from pipeline.errors import one_line
 from pipeline.llm_failures import malformed_reply
-from pipeline.ports import Embedder, Grader
+from pipeline.ports import Embedder, Grader, Vocabulary
 from pipeline.prompts import template
 
 if TYPE_CHECKING:
@@ -76,6 +76,11 @@ class CachedEmbedder:
         self.inner = inner
         self._size = size
         self._cache: OrderedDict[str, list[float]] = OrderedDict()
+
+    @property
+    def vocabulary(self) -> frozenset[str] | None:
+        """The inner embedder's (``pipeline.ports.Vocabulary``), if it has one."""
+        return self.inner.vocabulary if isinstance(self.inner, Vocabulary) else None
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         missing = list(dict.fromkeys(t for t in texts if t not in self._cache))

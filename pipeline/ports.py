@@ -49,6 +49,14 @@ class Embedder(Protocol):
 
 
 @runtime_checkable
+class Vocabulary(Protocol):
+    """An embedder that knows which words its tokenizer reads whole (lower-case), or None."""
+
+    @property
+    def vocabulary(self) -> frozenset[str] | None: ...
+
+
+@runtime_checkable
 class Corpus(Protocol):
     """A retriever that can list its chunks' texts (for term statistics).
 

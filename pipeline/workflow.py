@@ -451,7 +451,7 @@ class CitebotWorkflow(Workflow):
             # words the asker's own file contains are known words, not the mark of a
             # question the knowledge base was never about
             lexicon = lexicon.including(attached)
-        wanted = asked(question, own=own)
+        wanted = asked(question, own=own, vocabulary=self.embedding_grader.embedder.vocabulary)
         found = [evidence(wanted, passage, lexicon) for passage in passages]
         supports = [
             support(

@@ -99,3 +99,18 @@ def test_two_tier_store_vectors_come_from_the_static_model() -> None:
     )
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]
+
+
+def test_the_bundled_models_say_which_words_they_read_whole() -> None:
+    from connectors.providers.embeddings import AsyncEmbedder, MiniLMEncoder
+    from pipeline.graders import CachedEmbedder
+
+    vocabulary = CachedEmbedder(AsyncEmbedder(MiniLMEncoder())).vocabulary
+    assert vocabulary is not None
+    assert {"stop", "cookie", "destructive"} <= vocabulary
+    assert not {"async", "yaml", "##ing", "[UNK]"} & vocabulary
+
+    class Other:
+        model_name = "text-embedding-3-small"
+
+    assert AsyncEmbedder(Other()).vocabulary is None  # type: ignore[arg-type]

@@ -184,3 +184,28 @@ async def test_no_answer_names_the_closest_section_on_the_topic_unlinked(
     p = Pipeline(store, embedder=embedder, llm=None, web=None, settings=off)
     done = await p.answer(Question(text="Do rotated API keys keep working for 48 hours?"))
     assert "Closest match" not in done.answer.text and "\n" not in done.answer.text.strip()
+
+
+def test_a_word_the_embedder_cannot_read_weighs_as_a_name_whatever_its_case() -> None:
+    lexicon = Lexicon.build([*CORPUS, "Run a function in the thread pool."])
+    vocabulary = frozenset({"run", "function", "stop", "spoof", "shut", "down", "cookie"})
+    # "async" is in no chunk and not a token of the model: a close embedding says nothing
+    question = asked("how do I run an async function?", vocabulary=vocabulary)
+    found = evidence(question, CORPUS[0], lexicon)
+    assert found.unknown_names > 0 and found.unknown_words == 0
+    # an everyday word, or an inflection of one, is more often a paraphrase
+    for paraphrase in ("how do I stop a function?", "it shuts down", "spoofed cookies"):
+        assert asked(paraphrase, vocabulary=vocabulary).names == frozenset(), paraphrase
+    # without the embedder's vocabulary, a lower-case word stays a word
+    assert asked("how do I run an async function?").names == frozenset()
+
+
+def test_a_question_that_asks_for_an_amount_needs_a_passage_that_states_one() -> None:
+    lexicon = Lexicon.build(CORPUS)
+    question = asked("is there a limit on how many cookies a response can set?")
+    assert not evidence(question, CORPUS[1].replace("max_age seconds", "a while"), lexicon).carries
+    assert evidence(question, "A response may set up to 50 cookies.", lexicon).carries
+    assert evidence(question, "A response may set an unlimited number of cookies.", lexicon).carries
+    # a number only inside a code block is not stated
+    assert not evidence(question, "Cookies:\n```\nassert n == 0\n```", lexicon).carries
+    assert asked("how do I set a cookie?").musts == ()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from connectors.errors import ConnectorError, one_line
 
-from .encoder import DIMENSION, MODEL_NAME, MiniLMEncoder
+from .encoder import DIMENSION, MODEL_FAMILY, MODEL_NAME, MiniLMEncoder, whole_words
 
 if TYPE_CHECKING:
     from llama_index.core.base.embeddings.base import BaseEmbedding
@@ -148,10 +148,16 @@ def embedding_id(embedding: Embedding) -> str:
 
 
 class AsyncEmbedder:
-    """``pipeline.ports.Embedder`` over any ``Embedding``."""
+    """``pipeline.ports.Embedder`` over any ``Embedding`` (and ``pipeline.ports.Vocabulary``)."""
 
     def __init__(self, embedding: Embedding) -> None:
         self.embedding = embedding
+
+    @property
+    def vocabulary(self) -> frozenset[str] | None:
+        """The bundled models' whole words; None for another model (its tokenizer is unknown)."""
+        name = str(getattr(self.embedding, "model_name", ""))
+        return whole_words() if name.startswith(MODEL_FAMILY) else None
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:

@@ -7,6 +7,7 @@ vocabulary is vendored next to this module, so nothing is fetched at run time.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import threading
@@ -22,6 +23,8 @@ from connectors.errors import ConnectorError
 from .quantize import int8_model
 
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
+#: every bundled model (int8, static) reads text with the same WordPiece vocabulary
+MODEL_FAMILY = "all-MiniLM-L6-v2"
 DIMENSION = 384
 MAX_TOKENS = 256
 #: Texts of exactly the same token count share one call (no padding); more per call
@@ -30,6 +33,14 @@ SAME_LENGTH_BATCH = 8
 VOCAB = Path(__file__).with_name("vocab.txt")
 
 log = logging.getLogger("citebot.embeddings")
+
+
+@functools.cache
+def whole_words() -> frozenset[str]:
+    """The vocabulary's whole-word tokens (not word pieces or markers): the words the
+    bundled model reads as themselves (the pipeline's evidence weighs the others in full)."""
+    tokens = VOCAB.read_text(encoding="utf-8").split()
+    return frozenset(t for t in tokens if t.isalpha())
 
 
 @dataclass(frozen=True, slots=True)
