@@ -235,14 +235,16 @@ def question_terms(question: str) -> list[str]:
 def asked(
     question: str, *, own: str | None = None, vocabulary: Collection[str] | None = None
 ) -> Asked:
-    """The terms of ``question``; must-match terms come from ``own`` (the asker's words,
-    when ``question`` was condensed with a thread's history), else from ``question``.
-    ``vocabulary`` is the embedder's (its whole-word tokens, lower-case), when known."""
+    """The terms of ``question``; must-match terms, and the words the embedder cannot read
+    (``vocabulary``: its whole-word tokens, lower-case, when known), come from ``own`` (the
+    asker's words, when ``question`` was condensed with a thread's history), else from
+    ``question``: a word the condensing added ("undo" → "revoke") is not the asker's name."""
     wanted = tuple(question_terms(question))
     names = _names(question)
+    mine = question if own is None else own
     if vocabulary:
-        names |= _unreadable(question, vocabulary)
-    return Asked(terms=wanted, names=names, musts=_musts(question if own is None else own))
+        names |= _unreadable(mine, vocabulary)
+    return Asked(terms=wanted, names=names, musts=_musts(mine))
 
 
 def _unreadable(text: str, vocabulary: Collection[str]) -> frozenset[str]:

@@ -209,3 +209,16 @@ def test_a_question_that_asks_for_an_amount_needs_a_passage_that_states_one() ->
     # a number only inside a code block is not stated
     assert not evidence(question, "Cookies:\n```\nassert n == 0\n```", lexicon).carries
     assert asked("how do I set a cookie?").musts == ()
+
+
+def test_only_the_askers_own_words_are_judged_unreadable() -> None:
+    vocabulary = frozenset({"undo", "key"})
+    condensed = asked("and how do I revoke delete that? API key", own="and how do I undo that?")
+    assert condensed.names == {stem("api")}  # a capital still marks a name
+    assert asked("how do I revoke a key?", vocabulary=vocabulary).names == {stem("revoke")}
+    assert (
+        asked(
+            "and how do I revoke that?", own="and how do I undo that?", vocabulary=vocabulary
+        ).names
+        == frozenset()
+    )
