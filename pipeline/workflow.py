@@ -83,6 +83,12 @@ T = TypeVar("T")
 MAX_STRIPS = 8
 #: passages whose support is within this of the evidence threshold still contribute
 KEEP_MARGIN = 0.1
+#: offline, a passage graded within this of the best one may contribute though its grade is
+#: under ``upper``: when the best grade only just clears ``upper``, the grade no longer tells
+#: the answer's section from its neighbours and the evidence must (Click's colours section,
+#: graded 0.69 next to a 0.74, was dropped). A wider spread let in passages that crowded
+#: the bundled samples' install answer out (fitted on the dev sets and the samples).
+GRADE_SPREAD = 0.25
 STRIP_CHARS = 400
 
 
@@ -537,9 +543,11 @@ class CitebotWorkflow(Workflow):
         return WebEvent(kb=kept, run=run)
 
     def _kept(self, ev: GradedEvent, floor: float, by_support: bool) -> list[Source]:
-        """Hits graded at least ``floor``; offline, only those with enough support, best first."""
+        """Hits graded at least ``floor``; offline, only those with enough support, best first,
+        and the floor falls to ``GRADE_SPREAD`` below the best grade (not below ``lower``)."""
         if not ev.support or not by_support:
             return kept_sources(ev.hits, ev.grades, floor)
+        floor = min(floor, max(self.settings.lower, max(ev.grades) - GRADE_SPREAD))
         least = self.settings.evidence_threshold - KEEP_MARGIN
         # the passage that carries the answer comes first; others may add to it
         ranked = sorted(
