@@ -35,6 +35,15 @@ class RunState:
     #: an answer started while the LLM grades (``pipeline/speculation.py``)
     speculation: Speculation | None = None
 
+    def __repr__(self) -> str:
+        # The workflows package summarises each step's input and output with repr() and
+        # keeps 200 characters; the whole tree (question, trace, usage) cost milliseconds
+        # of every question.
+        return (
+            f"RunState(question={self.question.id!r}, verdict={self.verdict!r}, "
+            f"retries={self.retries}, rewrites={self.rewrites}, web_used={self.web_used})"
+        )
+
     def note(self, text: str) -> None:
         """Add a note for the user; paths and host names from exceptions are left out."""
         text = scrub(text)

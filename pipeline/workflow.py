@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 # LlamaIndex's own workflow package: ``llama_index.core.workflow`` re-exports it, and
 # importing that runs all of ``llama_index.core`` (over a CPU second, offline for nothing)
 from workflows import Context, Workflow, step
+from workflows.decorators import StepFunction
 from workflows.events import StopEvent
 
 from citations.model import CitedAnswer, Origin, Segment, Source
@@ -156,6 +157,7 @@ class CitebotWorkflow(Workflow):
         grader_note: str | None = None,
         **kwargs: Any,
     ) -> None:
+        self._steps: tuple[int, dict[str, StepFunction[..., Any]]] | None = None
         super().__init__(**kwargs)
         self.retriever = retriever
         self.grader = grader
@@ -168,6 +170,15 @@ class CitebotWorkflow(Workflow):
         )
         self.grader_note = grader_note
         self.lexicons = Lexicons(retriever if isinstance(retriever, Corpus) else None)
+
+    def _get_steps(self) -> dict[str, StepFunction[..., Any]]:
+        # The workflows package looks the steps up with inspect.getmembers at every step of
+        # every run, about a third of the workflow's own CPU per question. They change only
+        # when a step is added to the class, which bumps its _step_functions_version.
+        version = type(self)._step_functions_version
+        if self._steps is None or self._steps[0] != version:
+            self._steps = (version, super()._get_steps())
+        return self._steps[1]
 
     # -- helpers ------------------------------------------------------------------------
 
