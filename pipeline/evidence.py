@@ -51,11 +51,11 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from pipeline.ports import Corpus
+from pipeline.text import FENCED as _FENCE
 
 log = logging.getLogger("citebot.pipeline.evidence")
 
 _WORD = re.compile(r"[^\W_]+")
-_FENCE = re.compile(r"^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
 # mkdocstrings directives and admonition titles: API listings, not prose
 _LISTING = re.compile(r"^[ \t]*(?::::|\?\?\?|!!!).*$", re.M)
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")

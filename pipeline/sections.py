@@ -10,7 +10,6 @@ an open code block began, so fences pair up and the answer can run on.
 from __future__ import annotations
 
 import logging
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -19,10 +18,9 @@ from itertools import pairwise
 from citations.model import Origin, Source
 from pipeline.errors import one_line
 from pipeline.ports import Sections
+from pipeline.text import FENCED
 
 log = logging.getLogger("citebot.pipeline.sections")
-
-_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
 
 #: the best sources read on (the answer's sentences come mostly from the first few;
 #: each source read on costs its extra sentences' embeddings)
@@ -101,5 +99,5 @@ def _joined(source: Source, parts: Sequence[Source]) -> Source:
 
 def _open_fence_before(section: Sequence[Source], index: int) -> bool:
     """Whether a code block is still open where chunk ``index`` begins."""
-    fences = sum(len(_FENCE_LINE.findall(c.text)) for c in section[:index])
-    return fences % 2 == 1
+    before = "\n".join(c.text for c in section[:index])
+    return any(block.group("close") is None for block in FENCED.finditer(before))

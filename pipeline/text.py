@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from citations.sentences import Span, pack
+
+#: a fenced code block, to its closing fence (group ``close``) or, when the text ends
+#: inside it (a chunk cut in the middle of a block), to the end of the text
+FENCED = re.compile(
+    r"^[ \t]*(?P<fence>```|~~~).*?(?:(?P<close>^[ \t]*(?P=fence)[ \t]*$)|\Z)", re.M | re.S
+)
 
 
 def strips(text: str, *, max_chars: int = 400) -> list[Span]:

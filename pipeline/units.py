@@ -1,8 +1,10 @@
-"""What an extractive answer is made of: sentences, list items and code blocks.
+"""What an extractive answer is made of: sentences, list items, table rows and code blocks.
 
 Headings, admonition titles and API directives are never units (a heading glued
 onto the sentence under it would be quoted as if it were a claim); fenced code is
-a unit of its own, shown as code and never quoted as prose.
+a unit of its own, shown as code and never quoted as prose. A row of a Markdown
+table is an item that reads with its column headings ("Ctrl+C — Standalone mode:
+print Aborted!"): a fact written only in a table is stated like any other.
 """
 
 from __future__ import annotations
@@ -12,13 +14,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from citations.sentences import sentences
-from pipeline.text import is_prose
+from pipeline.text import FENCED, is_prose
 
 Kind = Literal["sentence", "item", "code"]
 
-_FENCED = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
-# a fence that never closes (the chunk ends inside it): code to the end
-_OPEN_FENCE = re.compile(r"^[ \t]*(?:```|~~~).*\Z", re.M | re.S)
 # headings, setext underlines, mkdocstrings directives and admonition titles
 _NOT_PROSE = re.compile(
     r"^[ \t]*(?:#{1,6}[ \t].*|#{1,6}|[=-]{3,}[ \t]*|(?::::|\?\?\?|!!!).*)$", re.M
@@ -30,6 +29,14 @@ _ITEM = re.compile(
     r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+(?P<body>\S.*(?:\n(?![ \t]*(?:[*+-]|\d+[.)])[ \t])[ \t]+\S.*)*)",
     re.M,
 )
+# a pipe table: its heading row, the row of dashes under it, and its body rows
+_TABLE = re.compile(
+    r"^(?P<head>[ \t]*\|.*\|)[ \t]*\n[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*\n"
+    r"(?P<body>(?:[ \t]*\|.*\|[ \t]*(?:\n|\Z))*)",
+    re.M,
+)
+# a cell boundary: a pipe neither escaped nor inside a code span
+_CELL = re.compile(r"(`+)(?:(?!\1).)*?\1|\\\||(\|)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +62,17 @@ def units(text: str) -> list[Unit]:
             if masked[i] != "\n":
                 masked[i] = " "
 
-    for match in _FENCED.finditer(text):
-        found.append(Unit(match.start(), match.end(), _trimmed(match.group(0)), "code"))
+    for match in FENCED.finditer(text):
+        # a block the text ends inside of is cut: hidden, never shown half
+        if match.group("close") is not None:
+            found.append(Unit(match.start(), match.end(), _trimmed(match.group(0)), "code"))
         mask(match.start(), match.end())
-    tail = _OPEN_FENCE.search("".join(masked))
-    if tail is not None:
-        mask(tail.start(), tail.end())
     for match in _SIGNATURE.finditer("".join(masked)):
         line = text[match.start() : match.end()].strip().lstrip("*+-").strip()
         found.append(Unit(match.start(), match.end(), line, "code"))
+        mask(match.start(), match.end())
+    for match in _TABLE.finditer("".join(masked)):
+        found.extend(_rows(text, match))
         mask(match.start(), match.end())
     rest = "".join(masked)
     for match in _NOT_PROSE.finditer(rest):
@@ -92,3 +101,43 @@ def _trimmed(block: str) -> str:
     lines = block.splitlines()
     indent = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
     return "\n".join(line[indent:] for line in lines)
+
+
+def _rows(text: str, table: re.Match[str]) -> list[Unit]:
+    """The body rows of a table, each read with its column headings."""
+    heads = _cells(table.group("head"))
+    found: list[Unit] = []
+    at = table.start("body")
+    for line in table.group("body").splitlines(keepends=True):
+        cells = _cells(line)
+        start, end = at + len(line) - len(line.lstrip()), at + len(line.rstrip())
+        at += len(line)
+        pairs = [(h, c) for h, c in zip(heads, cells, strict=False) if c]
+        if not pairs:
+            continue
+        if len(pairs) == 1:
+            said = pairs[0][1]
+        elif len(heads) == 2:
+            # two columns are a name and what it means; the headings add nothing
+            said = f"{pairs[0][1]}: {pairs[1][1]}"
+        else:
+            said = pairs[0][1] + " — " + "; ".join(f"{h}: {c}" if h else c for h, c in pairs[1:])
+        if is_prose(said):
+            found.append(Unit(start, end, said, "item"))
+    return found
+
+
+def _cells(line: str) -> list[str]:
+    """The cells of one table row, trimmed; pipes in code spans or escaped stay text."""
+    line = line.strip()
+    line = line.removeprefix("|")
+    if line.endswith("|") and not line.endswith("\\|"):
+        line = line[:-1]
+    cells: list[str] = []
+    last = 0
+    for match in _CELL.finditer(line):
+        if match.group(2) is not None:
+            cells.append(line[last : match.start()].strip())
+            last = match.end()
+    cells.append(line[last:].strip())
+    return cells

@@ -62,6 +62,44 @@ def test_headings_are_never_glued_to_sentences_and_list_items_are_units() -> Non
     ]
 
 
+EXITS = """## Where errors are handled
+
+The table below lists how a command can end, and what the tool does.
+
+| How it ends | Standalone mode | Embedded |
+| --- | :---: | --- |
+| It returns normally | Exit with code ``0`` | Return the value |
+| The user pressed `Ctrl+C` | Print ``Aborted!`` to standard error and exit with code ``1`` | Raise `Abort` |
+| A `a|b` pipe \\| in a cell | | Keep it as one cell |
+
+Nothing else is caught."""
+
+
+def test_a_table_row_is_an_item_read_with_its_column_headings() -> None:
+    found = units(EXITS)
+    items = [u.text for u in found if u.kind == "item"]
+    assert items[1] == (
+        "The user pressed `Ctrl+C` — Standalone mode: Print ``Aborted!`` to standard error "
+        "and exit with code ``1``; Embedded: Raise `Abort`"
+    )
+    # a pipe in a code span or escaped is text; an empty cell is left out with its heading
+    assert items[2] == "A `a|b` pipe \\| in a cell — Embedded: Keep it as one cell"
+    prose = [u.text for u in found if u.kind == "sentence"]
+    assert prose == [
+        "The table below lists how a command can end, and what the tool does.",
+        "Nothing else is caught.",
+    ]
+    row = next(u for u in found if u.text == items[1])
+    assert EXITS[row.start : row.end].startswith("| The user pressed")
+
+
+async def test_a_fact_written_only_in_a_table_is_stated(embedder: Embedder) -> None:
+    text = await answer(
+        "what happens when someone hits Ctrl+C during my command?", [source(EXITS)], embedder
+    )
+    assert "- The user pressed `Ctrl+C` — Standalone mode: Print ``Aborted!``" in text
+
+
 def test_code_is_a_unit_of_its_own_and_never_prose() -> None:
     found = units(REDIRECT)
     code = [u for u in found if u.kind == "code"]
