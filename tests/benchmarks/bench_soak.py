@@ -34,7 +34,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 import pytest
@@ -476,22 +476,41 @@ async def baseline_acks(tmp: Path) -> list[float]:
     return acks
 
 
-def problems(report: Report) -> list[str]:
-    """What the soak's exactly-once, visible-errors and steady-memory targets missed."""
+class Outcomes(Protocol):
+    """What a soak run counted of its answers (``Report`` here, ``Run`` for the replicas)."""
+
+    questions: int
+    answered_once: int
+    errors_visible: int
+    failed_expected: int
+    lost: int
+    duplicated: int
+    wrong_kind: int
+    non_200: int
+
+
+def delivery_problems(run: Outcomes) -> list[str]:
+    """What a run missed of every question answered exactly once, errors visible."""
     found = [
         f"{name}={value}"
         for name, value in (
-            ("lost", report.lost),
-            ("duplicated", report.duplicated),
-            ("wrong outcome", report.wrong_kind),
-            ("non-200", report.non_200),
+            ("lost", run.lost),
+            ("duplicated", run.duplicated),
+            ("wrong outcome", run.wrong_kind),
+            ("non-200", run.non_200),
         )
         if value
     ]
-    if report.answered_once != report.questions - report.failed_expected:
-        found.append(f"answered once {report.answered_once}")
-    if report.errors_visible != report.failed_expected:
-        found.append(f"visible errors {report.errors_visible}/{report.failed_expected}")
+    if run.answered_once != run.questions - run.failed_expected:
+        found.append(f"answered once {run.answered_once}")
+    if run.errors_visible != run.failed_expected:
+        found.append(f"visible errors {run.errors_visible}/{run.failed_expected}")
+    return found
+
+
+def problems(report: Report) -> list[str]:
+    """What the soak's exactly-once, visible-errors and steady-memory targets missed."""
+    found = delivery_problems(report)
     if report.runtime_questions != report.questions + 3 * report.processes:  # + the warm-up
         found.append(f"runtime saw {report.runtime_questions:.0f} questions")
     for warm, end in zip(report.rss_warm, report.rss_end, strict=True):

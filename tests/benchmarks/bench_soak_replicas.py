@@ -56,6 +56,7 @@ from tests.benchmarks.bench_soak import (
     Delivery,
     SlowFlakyLLM,
     channel_of,
+    delivery_problems,
     envelope,
     percentile,
     plan,
@@ -291,20 +292,7 @@ def score(run: Run, fake: FakeSlack, failing: set[str], first_sent: dict[int, fl
 
 def problems(run: Run) -> list[str]:
     """What a run missed of exactly-once with visible errors (and, killed, a fault tried)."""
-    found = [
-        f"{name}={value}"
-        for name, value in (
-            ("lost", run.lost),
-            ("duplicated", run.duplicated),
-            ("wrong outcome", run.wrong_kind),
-            ("non-200", run.non_200),
-        )
-        if value
-    ]
-    if run.answered_once != run.questions - run.failed_expected:
-        found.append(f"answered once {run.answered_once}")
-    if run.errors_visible != run.failed_expected:
-        found.append(f"visible errors {run.errors_visible}/{run.failed_expected}")
+    found = delivery_problems(run)
     if run.killed and run.rerouted + run.acked_then_killed == 0:
         found.append("the kill hit nothing: no fault tried")
     return found
