@@ -22,6 +22,10 @@ mentions what the question is about. Two signals can:
   and that passage is cited first; others may then add sentences. This is judged per
   passage, not over the store as a whole, and only the asker's own words count, not a
   thread's history.
+- **unknown names**: a name the asker writes (a capital inside a sentence, or a digit:
+  "Sanic", "Datadog") that no chunk of the knowledge base contains leaves every passage
+  without it, as a missing number does: the knowledge base is not about that thing, however
+  close an embedding comes (on a corpus all about one library every passage grades high).
 - **amounts**: a question that asks for an amount ("how many", "how long", "is there a
   limit") is carried only by a passage whose prose states one (a number, or words such
   as "unlimited" or "twice"). A passage about the thing, with no amount, does not answer
@@ -226,6 +230,8 @@ class Asked:
     terms: tuple[str, ...]
     names: frozenset[str] = frozenset()
     musts: tuple[str, ...] = ()
+    #: the names the asker wrote with a capital or a digit ("Sanic", "S3")
+    spelled: frozenset[str] = frozenset()
 
 
 def question_terms(question: str) -> list[str]:
@@ -244,7 +250,7 @@ def asked(
     mine = question if own is None else own
     if vocabulary:
         names |= _unreadable(mine, vocabulary)
-    return Asked(terms=wanted, names=names, musts=_musts(mine))
+    return Asked(terms=wanted, names=names, musts=_musts(mine), spelled=_names(mine))
 
 
 def _unreadable(text: str, vocabulary: Collection[str]) -> frozenset[str]:
@@ -337,12 +343,13 @@ def evidence(question: Sequence[str] | Asked, passage: str, lexicon: Lexicon) ->
                 names += w
             else:
                 words += w
-    missing: tuple[str, ...] = ()
+    # a name the asker wrote that no chunk has: nothing here is about it ("Cloud Run")
+    missing = tuple(t for t in question.spelled if not lexicon.known(t))
     if question.musts:
         present = prose | code | set(_WORD.findall(_THOUSANDS.sub("", passage).lower()))
         if _AMOUNT_STATED.search(parts.prose):
             present.add(AMOUNT)
-        missing = tuple(t for t in question.musts if t not in present)
+        missing += tuple(t for t in question.musts if t not in present)
     return Evidence(
         coverage=covered / total,
         unknown_names=names / total,

@@ -222,3 +222,14 @@ def test_only_the_askers_own_words_are_judged_unreadable() -> None:
         ).names
         == frozenset()
     )
+
+
+def test_a_name_the_asker_writes_that_no_chunk_has_leaves_every_passage_without_it() -> None:
+    lexicon = Lexicon.build(CORPUS)
+    # graded however close, no passage of a knowledge base that never names Sanic carries it
+    assert not evidence(asked("how do I set a cookie in a Sanic app?"), CORPUS[1], lexicon).carries
+    assert evidence(asked("how do I set a cookie in my app?"), CORPUS[1], lexicon).carries
+    # a known name is no obstacle, and only the asker's own words count
+    assert evidence(asked("what does Set a cookie do?"), CORPUS[1], lexicon).carries
+    condensed = asked("and how do I delete it? Sanic cookie", own="and how do I delete it?")
+    assert evidence(condensed, CORPUS[1], lexicon).carries
