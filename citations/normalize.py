@@ -28,6 +28,17 @@ _FOLD = str.maketrans(
 )
 _SPACES = re.compile(r"\s+")
 
+# The same folds, one character for one, so positions in the coarse text are
+# positions in the source.
+_COARSE = str.maketrans(
+    {
+        **{c: "'" for c in _QUOTES},
+        **{c: '"' for c in _DQUOTES},
+        **{c: "-" for c in _DASHES},
+        **{c: " " for c in "\t\n\r\f\v\u00a0\u2028\u2029\u3000"},
+    }
+)
+
 
 def fold(text: str, *, casefold: bool = True) -> str:
     """Normalise ``text`` as a whole (no offset map)."""
@@ -35,6 +46,14 @@ def fold(text: str, *, casefold: bool = True) -> str:
     if casefold:
         text = text.casefold()
     return _SPACES.sub(" ", text.translate(_FOLD)).strip()
+
+
+@lru_cache(maxsize=8)
+def coarse(text: str) -> str:
+    """A fast whole-text fold for finding where a quote may be (C speed, no map):
+    NFKC, lower case, and ``fold``'s quotes, dashes and spaces without joining
+    runs of spaces."""
+    return unicodedata.normalize("NFKC", text).lower().translate(_COARSE)
 
 
 def normalize_map(text: str, *, casefold: bool = True) -> tuple[str, list[int]]:

@@ -19,11 +19,9 @@ alignment runs only there.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Literal
 
 from rapidfuzz import fuzz
@@ -31,7 +29,7 @@ from rapidfuzz.distance import OSA, Levenshtein
 
 from citations.deeplinks import deep_link
 from citations.model import CitedAnswer, QuoteCheck, Reference, Segment, Source
-from citations.normalize import fold, normalize_map, normalize_map_cached
+from citations.normalize import coarse, fold, normalize_map, normalize_map_cached
 from citations.sentences import sentences as split_sentences
 from citations.words import CJK, CJK_CHAR, CJK_MEANING, NEGATIONS, UNITS, is_cjk_heavy
 
@@ -118,8 +116,7 @@ def _meaningful(token: str, first: bool) -> bool:
     lowered = token.casefold()
     if any(c.isdigit() for c in token) or lowered in NEGATIONS or lowered in UNITS:
         return True
-    if CJK_MEANING.search(token):
-        return True
+    # CJK meaning (negation morphemes span characters) is found by _hits in the joined tokens
     return not first and token[:1].isupper() and not CJK_CHAR.match(token)
 
 
@@ -238,41 +235,24 @@ def _anchors(quote_norm: str) -> list[tuple[str, int]]:
     return anchors
 
 
-# Length-preserving folds, so positions in the coarse text are positions in the source.
-_COARSE = str.maketrans(
-    {
-        **{c: "'" for c in "‘’‚‛′‵ʹʼˈ＇`´"},
-        **{c: '"' for c in "“”„‟″‶«»〝〞〟＂"},
-        **{c: "-" for c in "‐‑‒–—―−⁃﹘﹣－᠆"},
-        **{c: " " for c in "\t\n\r\f\v\u00a0\u2028\u2029\u3000"},
-    }
-)
-
-
-@lru_cache(maxsize=8)
-def _coarse(text: str) -> str:
-    """A fast whole-text fold for finding candidate regions (C speed, no map)."""
-    return unicodedata.normalize("NFKC", text).lower().translate(_COARSE)
-
-
 def _regions(quote_norm: str, text: str) -> list[tuple[int, int]] | None:
     """Candidate ``(start, end)`` ranges of ``text`` that may hold the quote,
     best first; ``None`` when the quote has nothing distinctive to look for."""
     anchors = _anchors(quote_norm)
     if not anchors:
         return None
-    coarse = _coarse(text)
-    scale = len(text) / max(len(coarse), 1)
-    drift = abs(len(text) - len(coarse))
+    folded = coarse(text)
+    scale = len(text) / max(len(folded), 1)
+    drift = abs(len(text) - len(folded))
     width = max(len(quote_norm) // 2, 16)
     votes: Counter[int] = Counter()
     used = 0
     for anchor, at in anchors:
         positions: list[int] = []
-        pos = coarse.find(anchor)
+        pos = folded.find(anchor)
         while pos >= 0 and len(positions) <= _MAX_HITS_PER_ANCHOR:
             positions.append(pos)
-            pos = coarse.find(anchor, pos + 1)
+            pos = folded.find(anchor, pos + 1)
         if not positions or len(positions) > _MAX_HITS_PER_ANCHOR:
             continue
         used += 1
@@ -291,9 +271,8 @@ def _regions(quote_norm: str, text: str) -> list[tuple[int, int]] | None:
     return regions
 
 
-def _widen(text: str, start: int, end: int, extra: int) -> tuple[int, int]:
-    """Grow a span by ``extra`` characters a side, then out to word edges."""
-    start, end = max(start - extra, 0), min(end + extra, len(text))
+def _widen(text: str, start: int, end: int) -> tuple[int, int]:
+    """Grow a span out to word edges."""
     limit = 40
     while start > 0 and limit and text[start - 1].isalnum() and not CJK_CHAR.match(text[start - 1]):
         start -= 1
@@ -369,7 +348,7 @@ def match_quote(quote: str, text: str, *, threshold: float = 90.0) -> QuoteMatch
         )
     # The aligned span, out to whole words: a wider margin would let the
     # token alignment pair quote words with look-alikes further away.
-    start, end = _widen(text, found.start, found.end, 0)
+    start, end = _widen(text, found.start, found.end)
     mismatch = _meaning_mismatch(quote, text[start:end])
     if mismatch:
         return QuoteMatch(False, found.score, found.start, found.end, reason=mismatch)

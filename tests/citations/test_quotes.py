@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import functools
 import random
 import re
 import time
@@ -356,3 +357,291 @@ def test_a_one_letter_slip_is_a_typo_but_never_in_a_negation() -> None:
     assert match_quote("The retention pariod for audit logs is 90 days", TEXT).verified
     nat = match_quote("The API does nat support streaming uploads", TEXT)
     assert (nat.verified, nat.reason) == (False, "the quote says 'nat' where the source says 'not'")
+
+
+@pytest.mark.parametrize(
+    ("quote", "shown"),
+    [
+        # a slip of one letter, or two swapped, in a long word is a typo fixed
+        ("Dr. Alice Martni approved the policy in March 2021", "Dr. Alice Martin approved"),
+        ("Dr. Alice Matrin approved the policy in March 2021", "Dr. Alice Martin approved"),
+        ("approved the policy in Marhc 2021", "approved the policy in March 2021"),
+        ("The API does not supprot streaming uploads", "The API does not support streaming"),
+        # a first or last word cut in half is still the source's word
+        ("tention period for audit logs is 90 days", "retention period for audit logs is 90 days"),
+        ("logs is 90 days. After that, logs are deleted", "logs is 90 days. After that, logs"),
+        ("requests larger than 25 mb are rejected", "requests larger than 25 MB are rejected"),
+        ("The retention period for audit logs is 90", "The retention period for audit logs is 90"),
+        ("that, logs are deleted automatically. The API", "that, logs are deleted automatically."),
+        ("API does not support streaming uploads, and requests", "API does not support"),
+    ],
+)
+def test_a_faithful_quote_links_to_the_words_it_quotes(quote: str, shown: str) -> None:
+    match = match_quote(quote, TEXT)
+    assert match.verified, match.reason
+    assert match.start is not None and match.end is not None
+    quoted = TEXT[match.start : match.end]
+    assert quoted.startswith(shown)
+    assert len(quoted) <= len(quote) + 8  # the quoted words, out to whole words
+
+
+@pytest.mark.parametrize(
+    ("quote", "reason"),
+    [
+        # a name right after a title is a name, and a one-letter slip in a short word is no typo
+        (
+            "Dr. Carol Martin approved the policy",
+            "the quote says 'Carol' where the source says 'Alice'",
+        ),
+        (
+            "Dr. Alicia Martin approved the policy",
+            "the quote says 'Alicia' where the source says 'Alice'",
+        ),
+        ("approved the policy in May 2021", "the quote says 'May' where the source says 'March'"),
+        (
+            "The retention period for audit logs is 900 days",
+            "the quote says '900' where the source says '90'",
+        ),
+        (
+            "period for audit logs is 95 days. After that",
+            "the quote says '95' where the source says '90'",
+        ),
+        (
+            "requests larger than 25 MiB are rejected",
+            "the quote says 'MiB' where the source says 'MB'",
+        ),
+        (
+            "does never support streaming uploads, and requests larger",
+            "the quote says 'never' where the source says 'not'",
+        ),
+        (
+            "After that, logs aren't deleted automatically",
+            "the quote says 'not' where the source says 'nothing'",
+        ),
+        # a changed word at the quote's edge still counts
+        (
+            "The retention period for audit logs is 90 days. Then",
+            "the quote says 'Then' where the source says 'After'",
+        ),
+        (
+            "tion 60 for audit logs is 90 days. After that, logs are deleted",
+            "the quote says 'tion 60' where the source says 'retention period'",
+        ),
+    ],
+)
+def test_a_misquote_is_refused_with_the_words_that_differ(quote: str, reason: str) -> None:
+    match = match_quote(quote, TEXT)
+    assert (match.verified, match.reason) == (False, reason)
+
+
+_JA = "東京都の人口は約1400万人です。この制度は2021年に導入されました。申請は不要です。"
+_ZH = "该系统每天处理五百万个请求，并且不支持离线模式。"
+
+
+@pytest.mark.parametrize(
+    ("quote", "source", "reason"),
+    [
+        ("人口は約1400万人です", _JA, ""),
+        ("人口は約1400千人です", _JA, "the quote says '千' where the source says '万'"),
+        ("处理五百万个请求，并且", _ZH, ""),
+        ("每天处理五百个请求", _ZH, "the quote says 'nothing' where the source says '万'"),
+        ("并且支持离线模式", _ZH, "the quote says 'nothing' where the source says '不'"),
+    ],
+)
+def test_cjk_numerals_and_negations_must_match(quote: str, source: str, reason: str) -> None:
+    match = match_quote(quote, source)
+    assert (match.verified, match.reason) == (not reason, reason)
+
+
+@functools.cache
+def _prose(size: int, seed: int = 3) -> str:
+    rng = random.Random(seed)
+    words = [
+        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
+        for _ in range(800)
+    ]
+    out, length = [], 0
+    while length < size:
+        sentence = " ".join(rng.choice(words) for _ in range(rng.randint(6, 14))).capitalize()
+        out.append(sentence + ". ")
+        length += len(sentence) + 2
+    return "".join(out)
+
+
+def _placed(sentence: str, at: int, text: str) -> str:
+    cut = text.index(". ", at) + 2
+    return text[:cut] + sentence + " " + text[cut:]
+
+
+_LONG = 60_000  # past the 50,000 characters a quote with nothing distinctive may scan
+
+
+@pytest.mark.parametrize(
+    ("written", "quote"),
+    [
+        ("we can add two more\nof the new ones", "we can add two more of the new ones"),
+        ("we can add\u00a0two more\u3000of the\tnew ones", "we can add two more of the new ones"),
+        (
+            "so “all of the” keys are now “set in” code",
+            'so "all of the" keys are now "set in" code',
+        ),
+        ("the top—and the end—are the two ends", "the top-and the end-are the two ends"),
+        ("it’s how we’d run it if we’re told", "it's how we'd run it if we're told"),
+        (
+            "The retention period for audit logs is 90 days and then they are deleted.",
+            "The retention period for audit logs is 90 days and then they are deleted",
+        ),
+    ],
+)
+def test_a_quote_deep_in_a_long_source_is_found_at_its_place(written: str, quote: str) -> None:
+    # short words only, spaces, quote marks and dashes written otherwise: the quote
+    # is found through what the source and the quote share after folding
+    text = _placed(written, 40_000, _prose(_LONG))
+    match = match_quote(quote, text)
+    assert match.verified, match.reason
+    assert match.start is not None
+    assert text[match.start : match.end] == written.removesuffix(".")
+
+
+@pytest.mark.parametrize("before", ["ﬃ" * 1500, "ｶﾞ" * 2000])
+def test_characters_that_fold_longer_or_shorter_do_not_move_the_quote(before: str) -> None:
+    sentence = "The retention period for audit logs is 90 days and then they are deleted"
+    text = _placed(sentence + ".", 9_000, before + " " + _prose(12_000))
+    match = match_quote(sentence, text)
+    assert match.verified and match.start is not None
+    assert text[match.start : match.end] == sentence
+
+
+def test_in_a_long_source_the_quote_is_checked_against_its_own_sentence() -> None:
+    def sentence(days: int) -> str:
+        return f"The retention period for audit logs is {days} days and then they are deleted"
+
+    text = _placed(sentence(90) + ".", 40_000, _placed(sentence(30) + ".", 2_000, _prose(_LONG)))
+    for days in (30, 90):
+        match = match_quote(sentence(days), text)
+        assert match.verified and match.start is not None
+        assert text[match.start : match.end] == sentence(days)
+    fake = match_quote(sentence(60), text)
+    assert (fake.verified, fake.reason) == (False, "the quote says '60' where the source says '30'")
+
+
+def test_a_cjk_quote_in_a_long_cjk_source() -> None:
+    rng = random.Random(4)
+    noise = "".join(
+        rng.choice("あいうえおかきくけこさしすせそたちつてとなにぬねの山川田村木林森")
+        for _ in range(_LONG)
+    )
+    sentence = "この制度は2021年に導入されました"
+    text = noise[:30_000] + sentence + "。" + noise[30_000:]
+    match = match_quote(sentence, text)
+    assert match.verified and match.start == 30_000
+    fake = match_quote("この制度は2019年に導入されました", text)
+    assert (fake.verified, fake.reason) == (
+        False,
+        "the quote says '2019' where the source says '2021'",
+    )
+
+
+def test_a_quote_with_nothing_distinctive_is_scanned_for_up_to_50000_characters() -> None:
+    quote = "we are at it as we go to it"  # no long word, no three words of 12 characters
+    near = _placed(quote + ".", 17_000, _prose(20_000, seed=5))
+    assert match_quote(quote, near).verified
+    far = _placed(quote + ".", 49_000, _prose(52_000, seed=5))
+    assert match_quote(quote, far) == QuoteMatch(False, 0.0, reason="not found in the source")
+
+
+def test_a_quote_missing_from_a_long_source_is_not_found() -> None:
+    match = match_quote("The retention period for audit logs is 90 days", _prose(_LONG))
+    assert match == QuoteMatch(False, 0.0, reason="not found in the source")
+
+
+def test_a_quote_scoring_above_60_reports_its_closest_text() -> None:
+    match = match_quote("audit log retention lasts 90 days", TEXT)
+    assert (match.verified, match.reason) == (False, "closest source text scores 61 < 90")
+
+
+def test_quoted_parts_are_each_checked_and_looked_for_after_the_one_before() -> None:
+    # "logs" is in the source twice: the part after "After that" is the second one
+    assert match_quote("After that ... logs", TEXT) == QuoteMatch(True, 100.0, 48, 64)
+    both = match_quote("audit logs is 90 days ... logs are deleted automatically", TEXT)
+    assert both == QuoteMatch(True, 100.0, 25, 90)
+    # a part of three letters counts; a part under three is left out, and the next still counts
+    short = match_quote("The retention period for audit logs ... Bob", TEXT)
+    assert (short.verified, short.reason) == (False, "not found in the source")
+    later = match_quote("The retention period ... a ... requests larger than 60 MB", TEXT)
+    assert (later.verified, later.reason) == (
+        False,
+        "the quote says '60' where the source says '25'",
+    )
+    assert (later.start, later.end) == (140, 166)
+
+
+@pytest.mark.parametrize("quote", ["", "   ", "a ... b"])
+def test_an_empty_quote_is_never_verified(quote: str) -> None:
+    assert match_quote(quote, TEXT) == QuoteMatch(False, 0.0, reason="empty quote")
+
+
+def test_a_quote_with_nothing_distinctive_at_the_very_start_of_a_long_source() -> None:
+    quote = "we are at it as we go to it"
+    text = quote + ". " + _prose(20_000, seed=5)
+    assert match_quote(quote, text) == QuoteMatch(True, 100.0, 0, len(quote))
+
+
+_JA_SOURCE = Source(1, "https://docs.example.com/ja", "JA", _JA)
+
+
+@pytest.mark.parametrize(("quoted", "checked"), [("「申請は不要」", True), ("「は不要で」", False)])
+def test_a_cjk_quote_is_checked_from_five_characters(quoted: str, checked: bool) -> None:
+    answer = verify_quotes(resolve(f"It says {quoted}[1].", [_JA_SOURCE]))
+    assert [(q.quote, q.verified) for q in answer.quotes] == (
+        [(quoted[1:-1], True)] if checked else []
+    )
+
+
+def test_two_words_of_twelve_characters_are_a_quote() -> None:
+    [check] = verify_quotes(_answer('The "retention period"[1] is set.')).quotes
+    assert (check.quote, check.verified) == ("retention period", True)
+
+
+def test_quotes_after_an_uncited_sentence_are_still_checked() -> None:
+    checked = verify_quotes(_answer('Intro. Then "logs are kept forever now"[1].'))
+    assert [(q.quote, q.verified) for q in checked.quotes] == [("logs are kept forever now", False)]
+    assert checked.text == 'Intro. Then "logs are kept forever now" (unverified quote)[1].'
+
+
+def test_each_cited_sentence_is_checked_whole() -> None:
+    answer = _answer(
+        "Logs are kept. Audit logs are kept for 90 days[1]. Requests larger than 25 MB are rejected[1]."
+    )
+    checked = verify_quotes(answer, sentences=True)
+    assert [(q.quote, q.kind) for q in checked.quotes] == [
+        ("Audit logs are kept for 90 days", "sentence"),
+        ("Requests larger than 25 MB are rejected", "sentence"),
+    ]
+    assert checked.warnings == answer.warnings  # sentences are reported, not warned about
+
+
+def test_only_a_verified_quote_gets_a_deep_link() -> None:
+    checked = verify_quotes(_answer('It says "The retention period for audit logs is 60 days"[1].'))
+    [check] = checked.quotes
+    assert not check.verified and check.start is not None
+    assert check.deep_link is None
+
+
+def test_the_quote_is_checked_against_every_source_of_its_reference() -> None:
+    # two chunks of the same page: one reference, and the quote is in the second chunk
+    page = "https://docs.example.com/policy"
+    first = Source(1, page, "Policy", "Logs older than a year are archived to cold storage.")
+    second = Source(2, page, "Policy", TEXT)
+    answer = resolve(
+        'It says "The retention period for audit logs is 90 days"[1][2].', [first, second]
+    )
+    [check] = verify_quotes(answer).quotes
+    assert (check.verified, check.reference, check.source_id) == (True, 1, 2)
+    assert check.deep_link is not None and check.deep_link.startswith(page + "#:~:text=")
+    near = verify_quotes(
+        resolve(
+            'It says "The retention period for audit logging is 90 days"[1][2].', [first, second]
+        )
+    )
+    assert near.quotes[0].score == 94.74  # the best source's score, to two decimals
