@@ -264,3 +264,87 @@ def test_char_by_char_equals_whole_and_holdback_bound(text: str) -> None:
     out.append(s.close())
     assert "".join(out) == whole_out
     assert s.answer == whole.answer
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        # a fence closes only with its own character, at least as long, at a line start
+        ("~~~\n[3]\n```\n[3]\n~~~\n[3]", "~~~\n[3]\n```\n[3]\n~~~\n[1]"),
+        ("```\n[3]\n~~~\n[3]\n```\n[3]", "```\n[3]\n~~~\n[3]\n```\n[1]"),
+        ("````\n[3]\n```\n[3]\n````\n[3]", "````\n[3]\n```\n[3]\n````\n[1]"),
+        ("```\nx ```[3]\n```\n[3]", "```\nx ```[3]\n```\n[1]"),
+        ("   ```\n[3]\n```\n[3]", "   ```\n[3]\n```\n[1]"),
+        ("text\n```\n[3]\n```\n[3]", "text\n```\n[3]\n```\n[1]"),
+        ("``` [3]", "``` [3]"),
+        # inline code closes with as many backticks as opened it; tildes are text
+        ("``a`[3]``[3]", "``a`[3]``[1]"),
+        ("`a``[3]`[3]", "`a``[3]`[1]"),
+        ("x ``[3]`` [3]", "x ``[3]`` [1]"),
+        ("a ```b``` [3]", "a ```b``` [1]"),
+        ("~~x~~ [3]", "~~x~~ [1]"),
+        ("~[3]~", "~[1]~"),
+        # a code span whose closing ticks never come ends with its paragraph
+        ("a ` b\n\n[3]", "a ` b\n\n[1]"),
+        ("` b\n\n[3]", "` b\n\n[1]"),
+        ("a ` b\n[3]\n\n[3]", "a ` b\n[3]\n\n[1]"),
+        # a link's destination, with parentheses inside it, ends at its ) or the line
+        ("[a](http://x.com/(b)[3]) [3]", "[a](http://x.com/(b)[3]) [1]"),
+        ("[a](http://x.com/b\n[3]", "[a](http://x.com/b\n[1]"),
+        ("[a](x `[3]` y)[3]", "[a](x `[3]` y)[1]"),
+        ("a](x) [3]", "a](x) [1]"),
+        ("x [3](https://e.com) y [5]", "x [3](https://e.com) y [1]"),
+        ("a]\nb", "a]\nb"),
+        # a definition line starts with at most three spaces
+        ("x [3]: y", "x [1]: y"),
+        ("   [3]: y", "   [3]: y"),
+        ("    [3]: y", "    [1]: y"),
+        ("[^3]: note\n[^3]", "[^3]: note\n[1]"),
+        ("[3]\n[5]: x", "[1]\n[5]: x"),
+        # ids: nine digits at most, sixteen in a marker, separated by , or ;
+        ("[123456789]", ""),
+        ("[1234567890]", "[1234567890]"),
+        ("[ 1 , 3 ]", "[1][2]"),
+        ("[1,2,3,4,5,6,1,2,3,4,5,6,1,2,3,4]", "[1][2][3][4][5]"),
+        ("[1,2,3,4,5,6,1,2,3,4,5,6,1,2,3,4,5]", "[1,2,3,4,5,6,1,2,3,4,5,6,1,2,3,4,5]"),
+        ("[1 3]", "[1 3]"),
+        ("[1,]", "[1,]"),
+        ("[^1,3]", "[^1,3]"),
+        # the (id=K) suffix, spaced or with a colon; unfinished, it stays text
+        ("[1](id=3)(x)", "[1](x)"),
+        ("[1]( id = 3 )", "[1]"),
+        ("[1](id:3)", "[1]"),
+        ("[1](id=3", "[1](id=3"),
+        ("[1](i", "[1](i"),
+        ("【3†source】【3†source】", "[1]"),
+        ("【3†source", "【3†source"),
+        ("【3:†source】", "【3:†source】"),
+        ("【3:1†source】", "[1]"),
+        ("A[3][3][4]", "A[1]"),
+        ("A[3] B[3]", "A[1] B[1]"),
+    ],
+)
+def test_what_is_rewritten_and_what_is_left_alone(written: str, shown: str) -> None:
+    assert resolve(written, sources()).text == shown
+    out, _ = stream(list(written))
+    assert out == shown
+
+
+def test_a_marker_is_released_when_the_next_character_shows_it_is_complete() -> None:
+    s = CitationStream(sources())
+    assert s.feed("A[3]") == "A"  # an (id=K) suffix may follow
+    assert s.feed(" B[^5]") == "[1] B[2]"  # a footnote takes no suffix
+    assert s.feed("【4†") == ""
+    assert s.feed("source】 C[5]") == "[1] C"
+    assert s.answer.text == "A[1] B[2][1] C"  # the answer so far
+    assert s.close() == "[2]"
+    assert s.close() == ""
+    assert s.answer.text == "A[1] B[2][1] C[2]"
+
+
+def test_sources_past_ninety_nine_are_numbered_too() -> None:
+    many = [Source(i, f"https://x.com/{i}", f"T{i}", "t") for i in range(1, 121)]
+    text = " ".join(f"w[{i}]" for i in range(120, 0, -1))
+    answer = resolve(text, many)
+    assert answer.text == " ".join(f"w[{n}]" for n in range(1, 121))
+    assert [r.url for r in answer.references][99:101] == ["https://x.com/21", "https://x.com/20"]
