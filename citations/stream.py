@@ -107,7 +107,6 @@ class CitationStream:
         self._dest_depth = 0
         # Length of the current line if it is only spaces so far, else -1.
         self._indent = 0
-        self._lines = 0
         # A run of backticks or tildes whose meaning is decided when it ends.
         self._run_char = ""
         self._run_len = 0
@@ -305,7 +304,6 @@ class CitationStream:
         out.append(text)
         newline = text.rfind("\n")
         if newline >= 0:
-            self._lines += text.count("\n")
             tail = text[newline + 1 :]
             self._indent = len(tail) if tail.strip(" ") == "" else -1
         elif self._indent >= 0:
@@ -386,7 +384,7 @@ class CitationStream:
                 self._end_run()
                 continue
             if char == "\n":
-                if self._mode == _INLINE_CODE and self._indent >= 0 and self._lines > 0:
+                if self._mode == _INLINE_CODE and self._indent >= 0:
                     # A blank line ends a paragraph, and with it any code span
                     # whose closing backticks never came.
                     self._mode = _NORMAL

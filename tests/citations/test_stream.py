@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citations import MAX_HOLDBACK, CitationStream, Source, resolve
+from citations import CitationStream, Source, resolve
 from tests.citations.profiles import PROPERTY
 
 URLS = ["a.html#chap1", "a.html#chap2", "b.pdf", "b.pdf", "c.pdf", "d.csv"]
@@ -168,7 +168,7 @@ def test_segments_and_text_agree_with_display() -> None:
 def test_feed_after_close_raises() -> None:
     s = CitationStream(sources())
     s.close()
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match=r"^CitationStream is closed$"):
         s.feed("x")
 
 
@@ -178,7 +178,7 @@ def test_holdback_is_bounded_on_adversarial_input() -> None:
     text = "[" + "1, " * 200 + "]" + "【1†" + "x" * 200 + "[^" + "9" * 50
     for fed, char in enumerate(text, 1):
         shown += len(s.feed(char))
-        assert fed - shown <= MAX_HOLDBACK
+        assert fed - shown <= 64  # the bound the module documents
     s.close()
 
 
@@ -260,7 +260,7 @@ def test_char_by_char_equals_whole_and_holdback_bound(text: str) -> None:
         # held back = what the stream would still show if the input ended here; counting
         # fed - shown would also count what a rewritten marker ([0](id=00) → [1]) saved
         would_show = len(stream([text[:fed]])[0])
-        assert would_show - shown <= MAX_HOLDBACK
+        assert would_show - shown <= 64
     out.append(s.close())
     assert "".join(out) == whole_out
     assert s.answer == whole.answer
@@ -332,6 +332,7 @@ def test_what_is_rewritten_and_what_is_left_alone(written: str, shown: str) -> N
 
 def test_a_marker_is_released_when_the_next_character_shows_it_is_complete() -> None:
     s = CitationStream(sources())
+    assert s.feed("") == ""
     assert s.feed("A[3]") == "A"  # an (id=K) suffix may follow
     assert s.feed(" B[^5]") == "[1] B[2]"  # a footnote takes no suffix
     assert s.feed("【4†") == ""
@@ -348,3 +349,27 @@ def test_sources_past_ninety_nine_are_numbered_too() -> None:
     answer = resolve(text, many)
     assert answer.text == " ".join(f"w[{n}]" for n in range(1, 121))
     assert [r.url for r in answer.references][99:101] == ["https://x.com/21", "https://x.com/20"]
+
+
+def test_a_marker_split_across_tokens_is_held_until_it_closes() -> None:
+    s = CitationStream(sources())
+    assert [s.feed(t) for t in ["x 【3", "†sou", "rce】 y 【4:", "†s】 z"]] == [
+        "x ",
+        "",
+        "[1] y ",
+        "【4:†s】 z",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("tokens", "shown"),
+    [
+        # indentation counts across tokens: four spaces make no definition line
+        (["a\n", "    ", "[3]: y"], "a\n    [1]: y"),
+        (["a\n", "XX[3]: y"], "a\nXX[1]: y"),
+        (["a\n", "  ", "[3]: y"], "a\n  [3]: y"),
+    ],
+)
+def test_a_definition_line_is_known_across_tokens(tokens: list[str], shown: str) -> None:
+    out, _ = stream(tokens)
+    assert out == shown == resolve("".join(tokens), sources()).text

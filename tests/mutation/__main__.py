@@ -225,11 +225,15 @@ def score(results: Sequence[Result]) -> tuple[int, int, float]:
     return killed, len(counted), (100.0 * killed / len(counted) if counted else 100.0)
 
 
-def _lines(text: str | None) -> range | None:
+def _lines(text: str | None) -> set[int] | None:
+    """``120-260`` or a list of lines and ranges, ``88-89,95,120-130``."""
     if not text:
         return None
-    start, _, end = text.partition("-")
-    return range(int(start), int(end or start) + 1)
+    lines: set[int] = set()
+    for part in text.split(","):
+        start, _, end = part.strip().partition("-")
+        lines.update(range(int(start), int(end or start) + 1))
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -237,7 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("module", help="a module path, e.g. citations/quotes.py")
     parser.add_argument("--tests", nargs="+", help="test paths (default: targets.toml)")
-    parser.add_argument("--lines", help="only mutate these lines, e.g. 120-260")
+    parser.add_argument("--lines", help="only mutate these lines, e.g. 120-260 or 88-89,95")
     parser.add_argument("--functions", nargs="+",
                         help="only mutate these functions or methods, e.g. decide check")  # fmt: skip
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
