@@ -132,24 +132,23 @@ def test_japanese_and_korean() -> None:
     assert not match_quote("并且支持离线模式", zh).verified
 
 
-def _megabyte(seed: int = 1) -> str:
+@functools.cache
+def _prose(size: int, seed: int = 3) -> str:
     rng = random.Random(seed)
     words = [
-        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 10)))
+        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
         for _ in range(5000)
     ]
-    out, size = [], 0
-    while size < 1_000_000:
-        sentence = (
-            " ".join(rng.choice(words) for _ in range(rng.randint(6, 20))).capitalize() + ". "
-        )
-        out.append(sentence)
-        size += len(sentence)
+    out, length = [], 0
+    while length < size:
+        sentence = " ".join(rng.choice(words) for _ in range(rng.randint(6, 14))).capitalize()
+        out.append(sentence + ". ")
+        length += len(sentence) + 2
     return "".join(out)
 
 
 def test_long_source_finds_the_region_fast() -> None:
-    text = _megabyte()
+    text = _prose(1_000_000, seed=1)
     start = 700_003
     quote = text[start : start + 200]
     match_quote(quote, text)  # warm the per-source cache
@@ -451,21 +450,6 @@ _ZH = "该系统每天处理五百万个请求，并且不支持离线模式。"
 def test_cjk_numerals_and_negations_must_match(quote: str, source: str, reason: str) -> None:
     match = match_quote(quote, source)
     assert (match.verified, match.reason) == (not reason, reason)
-
-
-@functools.cache
-def _prose(size: int, seed: int = 3) -> str:
-    rng = random.Random(seed)
-    words = [
-        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
-        for _ in range(800)
-    ]
-    out, length = [], 0
-    while length < size:
-        sentence = " ".join(rng.choice(words) for _ in range(rng.randint(6, 14))).capitalize()
-        out.append(sentence + ". ")
-        length += len(sentence) + 2
-    return "".join(out)
 
 
 def _placed(sentence: str, at: int, text: str) -> str:
