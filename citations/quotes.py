@@ -506,10 +506,10 @@ def _align(quote_norm: str, region: str, threshold: float) -> tuple[float, int, 
     if not region:
         return None
     if len(quote_norm) > len(region):
-        result = fuzz.partial_ratio_alignment(region, quote_norm, score_cutoff=threshold)
-        if result is None:
-            return None
-        return result.score, 0, len(region)
+        # The whole source is shorter than the quote: score the quote's words
+        # against it, so words past the source's end count against the quote.
+        score = fuzz.ratio(quote_norm, region, score_cutoff=threshold)
+        return (score, 0, len(region)) if score else None
     result = fuzz.partial_ratio_alignment(quote_norm, region, score_cutoff=threshold)
     if result is None:
         return None

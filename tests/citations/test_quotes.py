@@ -629,3 +629,38 @@ def test_the_quote_is_checked_against_every_source_of_its_reference() -> None:
         )
     )
     assert near.quotes[0].score == 94.74  # the best source's score, to two decimals
+
+
+def test_words_past_the_end_of_a_short_source_count_against_the_quote() -> None:
+    past = match_quote("logs are deleted automatically", "logs are deleted")
+    assert (past.verified, past.reason) == (False, "closest source text scores 70 < 90")
+    one_more = match_quote("The retention period for audit logs is 90 days", TEXT[4:46])
+    assert (one_more.verified, round(one_more.score, 2), one_more.start, one_more.end) == (
+        True,
+        95.45,
+        0,
+        42,
+    )
+
+
+@pytest.mark.parametrize(
+    ("quote", "score", "covers"),
+    [
+        (
+            "The retention period for logs is 90 days",
+            90.91,
+            "The retention period for audit logs is 90 days",
+        ),
+        (
+            "The API does not support uploads, and requests larger than 25 MB",
+            90.0,
+            "The API does not support streaming uploads, and requests larger than 25 MB",
+        ),
+    ],
+)
+def test_a_quote_that_leaves_out_a_word_is_scored_against_the_longer_source_span(
+    quote: str, score: float, covers: str
+) -> None:
+    match = match_quote(quote, TEXT)
+    assert (match.verified, round(match.score, 2)) == (True, score)
+    assert match.start is not None and TEXT[match.start : match.end].startswith(covers)
