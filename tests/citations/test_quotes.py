@@ -588,9 +588,13 @@ def test_two_words_of_twelve_characters_are_a_quote() -> None:
 
 
 def test_quotes_after_an_uncited_sentence_are_still_checked() -> None:
-    checked = verify_quotes(_answer('Intro. Then "logs are kept forever now"[1].'))
+    reference = Reference(1, "https://docs.example.com/policy", "Policy", (web(),))
+    answer = CitedAnswer(
+        (Segment("Intro."), Segment(' Then "logs are kept forever now"', (1,))), (reference,)
+    )
+    checked = verify_quotes(answer)
     assert [(q.quote, q.verified) for q in checked.quotes] == [("logs are kept forever now", False)]
-    assert checked.text == 'Intro. Then "logs are kept forever now" (unverified quote)[1].'
+    assert checked.text == 'Intro. Then "logs are kept forever now" (unverified quote)[1]'
 
 
 def test_each_cited_sentence_is_checked_whole() -> None:
@@ -664,3 +668,51 @@ def test_a_quote_that_leaves_out_a_word_is_scored_against_the_longer_source_span
     match = match_quote(quote, TEXT)
     assert (match.verified, round(match.score, 2)) == (True, score)
     assert match.start is not None and TEXT[match.start : match.end].startswith(covers)
+
+
+_JA_SERVICE = (
+    "このサービスは東京と大阪のデータセンターで運用されており、毎日自動でバックアップされます。"
+    "料金は月額千円で、解約はいつでもできます。"
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "reason"),
+    [
+        (
+            "このサービスは東京と大阪のデータセンターで運用されており、毎日自動でバックアップされません",
+            "the quote says 'せ ん' where the source says 'nothing'",
+        ),
+        (
+            "このサービスは東京と大阪のデータセンターで運用されておらず、毎日自動でバックアップされます",
+            "the quote says 'ら' where the source says 'り'",
+        ),
+        (
+            "このサービスは東京と大阪のデータセンターで運用されていない",
+            "the quote says 'い な い' where the source says 'nothing'",
+        ),
+        (
+            "料金は月額千円で、解約はいつでもできません",
+            "the quote says 'ん' where the source says 'nothing'",
+        ),
+        (
+            "ないこのサービスは東京と大阪のデータセンターで運用されており",
+            "the quote says 'な い' where the source says 'nothing'",
+        ),
+        (
+            "このサービスは東京と大阪のデータセンターで運用されており、毎日自動でバックアップされないです",
+            "the quote says 'な' where the source says 'ま'",
+        ),
+        (
+            "このサービスは東京と大阪のデータセンターでは運用されておらず",
+            "the quote says 'ら ず' where the source says 'nothing'",
+        ),
+        (
+            "料金は月額二千円で、解約はいつでもできます",
+            "the quote says '二' where the source says 'nothing'",
+        ),
+    ],
+)
+def test_a_japanese_negation_or_numeral_added_is_refused(quote: str, reason: str) -> None:
+    match = match_quote(quote, _JA_SERVICE)
+    assert (match.verified, match.reason) == (False, reason)
