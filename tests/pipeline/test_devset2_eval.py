@@ -41,17 +41,17 @@ def test_the_second_devset_is_labelled_and_licensed() -> None:
 def test_second_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     devset2_report: Report,
 ) -> None:
-    # Measured (offline, MiniLM): hit@6 100%, cited right 84%, fact stated 63%, 11/11
-    # uncovered and 2/2 off-topic clean; 9/11 before unknown-to-the-model words ("async")
-    # weighed as names and amount questions ("is there a limit") needed an amount; cited
-    # right 74%, fact 58% before passages within 0.25 of a barely-correct best grade
-    # contributed. Before the per-passage evidence the same 9/11
-    # (a different question leaked: "YAML" before, "async" after); before the extraction
-    # that reads on past the chunk: cited right 79%, fact stated 53%.
+    # Measured (offline, MiniLM): hit@6 100%, cited right 84%, fact stated 68.4% (63% before table
+    # rows were units), 11/11 uncovered and 2/2 off-topic clean; 9/11 before unknown-to-the-model
+    # words ("async") weighed as names and amount questions ("is there a limit") needed an amount;
+    # cited right 74%, fact 58% before passages within 0.25 of a barely-correct best grade
+    # contributed. Before the per-passage evidence the same 9/11 (a different question leaked:
+    # "YAML" before, "async" after); before the extraction that reads on past the chunk: cited
+    # right 79%, fact stated 53%.
     m = devset2_report.metrics()
     table = devset2_report.table()
     assert m["hit_at_k"] >= 0.95, table
     assert m["cited_right"] >= 0.8, table
-    assert m["fact_stated"] >= 0.6, table
+    assert m["fact_stated"] >= 0.68, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.95, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
