@@ -93,7 +93,8 @@ def ingest_command(
 
     total = IngestReport()
     with (
-        open_store(settings) as store,
+        # the bundled models as plain encoders: ingesting needs no LlamaIndex
+        open_store(settings, llama_index=False) as store,
         Ingestor(
             store,
             settings.data_dir,

@@ -213,7 +213,7 @@ def _remove(settings: Settings, doomed: list[Entry]) -> int:
         by_collection.setdefault(e.collection, []).append(e.key)
     removed = 0
     with (
-        open_store(settings) as store,
+        open_store(settings, llama_index=False) as store,
         Ingestor(store, settings.data_dir, progress=False) as ingestor,
     ):
         for collection, keys in by_collection.items():

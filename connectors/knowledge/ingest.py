@@ -184,10 +184,11 @@ class Ingestor:
                 stages.stop()
                 progress.close()
             if prune:
-                gone = [e for e in manifest.under(source, collection) if e.key not in seen]
-                for entry in gone:
-                    self.store.delete([entry.key], collection)
-                    manifest.remove(collection, entry.key)
+                gone = [e.key for e in manifest.under(source, collection) if e.key not in seen]
+                if gone:
+                    self.store.delete(gone, collection)
+                for key in gone:
+                    manifest.remove(collection, key)
                     report.removed += 1
             if report.changed:
                 self.store.optimize()
@@ -212,6 +213,7 @@ class Ingestor:
     ) -> None:
         """One store write for a group of documents; the manifest brackets it."""
         finals = []
+        replaced: dict[str, list[str]] = {}
         for prepared in group:
             document = prepared.document
             final = Entry(
@@ -227,8 +229,10 @@ class Ingestor:
             # Pending first: if we stop between the delete and the add, the next run redoes it.
             manifest.put(dataclasses.replace(final, fingerprint=""))
             if document.key in known:
-                self.store.delete([document.key], document.collection)
+                replaced.setdefault(document.collection, []).append(document.key)
             finals.append(final)
+        for collection, keys in replaced.items():
+            self.store.delete(keys, collection)
         chunks = [c for p in group for c in p.chunks]
         vectors = [v for p in group for v in p.vectors]
         report.chunks += self.store.add(chunks, vectors=vectors) if chunks else 0
@@ -244,10 +248,10 @@ class Ingestor:
         """Remove documents by key from the store and the manifest."""
         removed = 0
         with self._locked() as manifest:
-            for key in keys:
-                if manifest.get(collection, key) is None:
-                    continue
-                self.store.delete([key], collection)
+            present = [k for k in dict.fromkeys(keys) if manifest.get(collection, k) is not None]
+            if present:
+                self.store.delete(present, collection)
+            for key in present:
                 manifest.remove(collection, key)
                 removed += 1
             if removed:

@@ -86,7 +86,7 @@ def test_bad_options_are_a_one_line_connector_error() -> None:
 
 
 def test_two_tier_store_vectors_come_from_the_static_model() -> None:
-    from connectors.providers.embeddings.static import StaticMiniLMEmbedding
+    from connectors.providers.embeddings import StaticMiniLMEmbedding
 
     settings = EmbeddingSettings(documents="minilm-static")
     store_side = build_embedding(settings, documents=True)

@@ -20,6 +20,8 @@ from connectors.knowledge.chunking import Chunk, document_ref
 from connectors.providers.embeddings import embedding_id
 from pipeline.ports import Hit
 
+from .nodes import NOT_EMBEDDED, embed_text
+
 if TYPE_CHECKING:
     # LlamaIndex loads where a node or a query is built: a question read through
     # ``lance_search`` builds neither (the import costs over a CPU second)
@@ -48,19 +50,6 @@ __all__ = [
 
 log = logging.getLogger("citebot.store")
 
-#: Metadata that only addresses a chunk; kept out of what gets embedded.
-_NOT_EMBEDDED = (
-    "url",
-    "document_key",
-    "collection",
-    "kind",
-    "start",
-    "end",
-    "page",
-    "anchor",
-    "content_hash",
-)
-
 
 def chunk_node(chunk: Chunk) -> TextNode:
     """The LlamaIndex node for a chunk: its title is embedded with the text, the rest is not."""
@@ -70,8 +59,8 @@ def chunk_node(chunk: Chunk) -> TextNode:
         id_=chunk.id,
         text=chunk.text,
         metadata=chunk.metadata(),
-        excluded_embed_metadata_keys=list(_NOT_EMBEDDED),
-        excluded_llm_metadata_keys=list(_NOT_EMBEDDED),
+        excluded_embed_metadata_keys=list(NOT_EMBEDDED),
+        excluded_llm_metadata_keys=list(NOT_EMBEDDED),
         start_char_idx=chunk.start,
         end_char_idx=chunk.end,
         relationships={NodeRelationship.SOURCE: RelatedNodeInfo(node_id=chunk.document_ref)},
@@ -190,17 +179,12 @@ class KnowledgeStore:
     @staticmethod
     def embed_text(title: str, text: str) -> str:
         """What gets embedded for a chunk with this title and text."""
-        from llama_index.core.schema import MetadataMode, TextNode
-
-        node = TextNode(text=text, metadata={"title": title})
-        return node.get_content(metadata_mode=MetadataMode.EMBED)
+        return embed_text(title, text)
 
     @staticmethod
     def embed_texts(chunks: Sequence[Chunk]) -> list[str]:
         """What gets embedded for each chunk (its title and text)."""
-        from llama_index.core.schema import MetadataMode
-
-        return [chunk_node(c).get_content(metadata_mode=MetadataMode.EMBED) for c in chunks]
+        return [embed_text(c.title, c.text) for c in chunks]
 
     def add(
         self, chunks: Sequence[Chunk], *, vectors: Sequence[Sequence[float]] | None = None
@@ -209,12 +193,9 @@ class KnowledgeStore:
         ``embed_texts``) come with them; returns how many were written."""
         if not chunks:
             return 0
-        from llama_index.core.schema import MetadataMode
-
         nodes = [chunk_node(c) for c in chunks]
         if vectors is None:
-            texts = [n.get_content(metadata_mode=MetadataMode.EMBED) for n in nodes]
-            vectors = self.embedding.get_text_embedding_batch(texts)
+            vectors = self.embedding.get_text_embedding_batch(self.embed_texts(chunks))
         for node, vector in zip(nodes, vectors, strict=True):
             node.embedding = list(vector)
         store = self.writable_vector_store()

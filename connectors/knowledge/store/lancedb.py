@@ -1,15 +1,15 @@
 """The embedded default store: LanceDB files under the data dir, hybrid search.
 
 Questions read the table with ``lance`` directly (``lance_search.py``: a
-third of lancedb's import cost). Writes go through
-``llama-index-vector-stores-lancedb`` with a few repairs for
-lancedb 0.40: its deletes quote values as identifiers, an empty result raises
-``Warning``, and every add (and every process start) rebuilt the whole full-text
-index on the next query. LanceDB searches rows that the FTS index has not seen
-yet, so the index is built once and folded forward by ``optimize()``, which
-also adds a vector index once the table is large enough and a scalar index for
-deletes. (A bitmap index on ``metadata.collection`` would speed the scope filter
-a little, but lancedb 0.40 fails to optimize indexes on nested columns.)
+third of lancedb's import cost) and ingestion writes it the same way
+(``lance_writer.py``): neither imports lancedb or LlamaIndex. The table is the
+one ``llama-index-vector-stores-lancedb`` writes, and ``vector_store`` is that
+adapter (opened on first use) for LlamaIndex code and ``citebot store migrate``.
+LanceDB searches rows that the FTS index has not seen yet, so the index is
+built once and folded forward by ``optimize()``, which also adds a vector index
+once the table is large enough and a scalar index for deletes. (A bitmap index
+on ``metadata.collection`` would speed the scope filter a little, but lancedb
+0.40 fails to optimize indexes on nested columns.)
 """
 
 from __future__ import annotations
@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from connectors.errors import StoreError, one_line
+from connectors.knowledge.chunking import document_ref
 
 from .base import KnowledgeStore, hit_from_metadata, meaning_score, source_from_metadata
 from .lance_search import LanceReader, scope_where
+from .lance_writer import LanceWriter
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -57,23 +59,28 @@ class LanceKnowledgeStore(KnowledgeStore):
         self.vector_index_rows = settings.vector_index_rows
         self.candidates = settings.candidates
         self.reader = LanceReader(path / f"{self.table}.lance")
+        self.writer = LanceWriter(path / f"{self.table}.lance")
 
     @property
     def vector_store(self) -> LanceDBVectorStore | None:
-        """The writer, opened on first use (questions never need it)."""
+        """LlamaIndex's adapter over the table, opened on first use (citebot's own reads
+        and writes go through ``lance``)."""
         if self._vector_store is None and self.path.is_dir():
             self._vector_store = self._connect(create=False)
         store: LanceDBVectorStore | None = self._vector_store  # type: ignore[assignment]
         return store
 
+    def _make_dir(self) -> None:
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the store at {self.path}: {exc.strerror or exc}"
+            ) from None
+
     def _connect(self, *, create: bool) -> LanceDBVectorStore:
         if create:
-            try:
-                self.path.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(
-                    f"cannot create the store at {self.path}: {exc.strerror or exc}"
-                ) from None
+            self._make_dir()
         try:
             from .lancedb_vectors import CitebotLanceDBVectorStore
 
@@ -94,26 +101,38 @@ class LanceKnowledgeStore(KnowledgeStore):
     def add(
         self, chunks: Sequence[Chunk], *, vectors: Sequence[Sequence[float]] | None = None
     ) -> int:
+        if not chunks:
+            return 0
+        if vectors is None:
+            vectors = self.embedding.get_text_embedding_batch(self.embed_texts(chunks))
+        self._make_dir()
         try:
-            return super().add(chunks, vectors=vectors)
+            return self.writer.add(chunks, vectors)
+        except Exception as exc:
+            raise StoreError(f"cannot write to the {self.kind} store: {one_line(exc)}") from exc
         finally:
-            self.reader.refresh()
+            self._written()
 
     def delete(self, document_keys: Iterable[str], collection: str) -> None:
         try:
-            super().delete(document_keys, collection)
+            self.writer.delete([document_ref(collection, k) for k in document_keys])
+        except Exception as exc:
+            raise StoreError(f"cannot delete from the {self.kind} store: {one_line(exc)}") from exc
         finally:
-            self.reader.refresh()
+            self._written()
 
     def optimize(self) -> None:
-        store = self.vector_store
-        if store is not None:
-            try:
-                store.ensure_indexes(self.vector_index_rows)  # type: ignore[attr-defined]
-            except Exception as exc:
-                raise StoreError(f"cannot index the LanceDB store: {one_line(exc)}") from exc
-            finally:
-                self.reader.refresh()
+        try:
+            self.writer.ensure_indexes(self.vector_index_rows)
+        except Exception as exc:
+            raise StoreError(f"cannot index the LanceDB store: {one_line(exc)}") from exc
+        finally:
+            self._written()
+
+    def _written(self) -> None:
+        # the reader and a LlamaIndex adapter opened earlier would see an old version
+        self.reader.refresh()
+        self._vector_store = None
 
     def is_empty(self) -> bool:
         return not self.reader.exists()

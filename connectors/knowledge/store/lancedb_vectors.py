@@ -1,13 +1,15 @@
-"""LlamaIndex's LanceDB vector store with citebot's repairs (see ``lancedb.py`` for why):
-the writer. Questions are answered by ``lance_search.py``.
+"""LlamaIndex's LanceDB vector store with citebot's repairs for lancedb 0.40: its
+deletes quote values as identifiers, and every add (and every process start)
+rebuilt the whole full-text index on the next query.
 
-Its own module because importing it loads lancedb, pyarrow and pandas (about two
-CPU seconds): ``lancedb.py`` imports it on the first write, never for a question.
+citebot reads and writes the table with ``lance`` (``lance_search.py``,
+``lance_writer.py``); this adapter is for LlamaIndex code over the same table and
+for ``citebot store migrate``. Its own module because importing it loads
+lancedb and LlamaIndex (about three CPU seconds).
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from llama_index.core.vector_stores.types import MetadataFilters
@@ -58,32 +60,3 @@ class CitebotLanceDBVectorStore(LanceDBVectorStore):
         if self._table is None or not node_ids:
             return
         self._table.delete("id IN (" + ",".join(quote(i) for i in node_ids) + ")")
-
-    def ensure_indexes(self, vector_index_rows: int) -> None:
-        """Create missing indexes and fold new rows into existing ones."""
-        table = self._table
-        if table is None:
-            return
-        from lancedb.index import FTS, BTree, IvfFlat
-
-        existing = {tuple(i.columns) for i in table.list_indices()}
-        if (TEXT_COLUMN,) not in existing:
-            table.create_index(TEXT_COLUMN, config=FTS(), replace=True)
-        rows = int(table.count_rows())
-        vector = self.vector_column_name or "vector"
-        if (vector,) not in existing and rows >= vector_index_rows:
-            # IVF without quantisation: exact distances inside the probed partitions.
-            # At 100k chunks a flat scan costs ~50-90 ms on 2 cores, this ~5-10 ms.
-            partitions = max(16, int(math.sqrt(rows) / 2))
-            table.create_index(
-                vector,
-                config=IvfFlat(distance_type="cosine", num_partitions=partitions),
-                replace=True,
-            )
-        if (self.doc_id_key,) not in existing:
-            table.create_index(self.doc_id_key, config=BTree(), replace=True)
-        if existing:
-            # Compacts the small fragments that per-document writes leave and
-            # adds rows written since to every existing index.
-            table.optimize()
-        self._fts_index_ready = True

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from connectors.providers.settings import EmbeddingSettings
 
-    from .minilm import MiniLMEmbedding
+    from .minilm import MiniLMEmbedding, StaticMiniLMEmbedding
 
 __all__ = [
     "BUNDLED",
@@ -25,6 +25,7 @@ __all__ = [
     "Embedding",
     "MiniLMEmbedding",
     "MiniLMEncoder",
+    "StaticMiniLMEmbedding",
     "build_embedding",
     "embedding_id",
 ]
@@ -32,7 +33,7 @@ __all__ = [
 
 class Embedding(Protocol):
     """What the stores and the pipeline call on an embedding: any LlamaIndex embedding,
-    or ``MiniLMEncoder`` (the bundled model without importing LlamaIndex)."""
+    or a ``PlainEncoder`` (a bundled model without importing LlamaIndex)."""
 
     model_name: str
 
@@ -47,11 +48,11 @@ class Embedding(Protocol):
 
 
 def __getattr__(name: str) -> Any:
-    # the LlamaIndex embedding loads LlamaIndex (over a CPU second): only when asked for
-    if name == "MiniLMEmbedding":
-        from .minilm import MiniLMEmbedding
+    # the LlamaIndex embeddings load LlamaIndex (over a CPU second): only when asked for
+    if name in {"MiniLMEmbedding", "StaticMiniLMEmbedding"}:
+        from . import minilm
 
-        return MiniLMEmbedding
+        return getattr(minilm, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -65,17 +66,22 @@ def build_embedding(
 ) -> Embedding:
     """``'minilm'``, ``'minilm-static'`` or ``'package.module:Class'`` of any LlamaIndex
     embedding; with ``documents``, the one for the store's vectors (``settings.documents``).
-    Without ``llama_index``, the bundled MiniLM comes as ``MiniLMEncoder`` (same vectors,
-    same store id, LlamaIndex not imported): what answering questions needs."""
+    Without ``llama_index``, the bundled models come as plain encoders (same vectors,
+    same store id, LlamaIndex not imported): what answering questions and ingesting need."""
     if documents and settings.documents.strip():
         settings = settings.model_copy(update={"provider": settings.documents})
     provider = settings.provider.strip()
     if provider.lower() == "openai_compatible":
         return _remote(settings)
     if provider.lower() == "minilm-static":
-        from .static import StaticMiniLMEmbedding
+        cache_dir = str(settings.cache_dir or "")
+        if not llama_index:
+            from .static import StaticEncoder
 
-        return StaticMiniLMEmbedding(cache_dir=str(settings.cache_dir or ""))
+            return StaticEncoder(cache_dir)
+        from .minilm import StaticMiniLMEmbedding
+
+        return StaticMiniLMEmbedding(cache_dir=cache_dir)
     if provider.lower() == "minilm":
         options: dict[str, Any] = {
             "embed_batch_size": settings.batch_size,

@@ -6,7 +6,6 @@ vocabulary is vendored next to this module, so nothing is fetched at run time.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 import os
@@ -20,6 +19,7 @@ import numpy as np
 
 from connectors.errors import ConnectorError
 
+from .plain import PlainEncoder
 from .quantize import int8_model
 
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
@@ -115,7 +115,7 @@ def _load(threads: int, quantized: bool, cache_dir: str) -> _Loaded:
         return loaded
 
 
-class MiniLMEncoder:
+class MiniLMEncoder(PlainEncoder):
     """all-MiniLM-L6-v2: mean pooling over the tokens, then L2 normalisation.
 
     What a question needs, without LlamaIndex (whose import costs over a CPU second);
@@ -187,16 +187,3 @@ class MiniLMEncoder:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         unit: np.ndarray = pooled / np.clip(norms, 1e-12, None)
         return unit
-
-    # LlamaIndex's calls that the store and the pipeline make; the work releases the GIL
-    # (onnxruntime, numpy), so a worker thread keeps the loop free.
-    def get_text_embedding_batch(self, texts: list[str], **_: Any) -> list[list[float]]:
-        vectors: list[list[float]] = self.embed(list(texts)).tolist()
-        return vectors
-
-    async def aget_query_embedding(self, query: str) -> list[float]:
-        vectors = await asyncio.to_thread(self.get_text_embedding_batch, [query])
-        return vectors[0]
-
-    async def aget_text_embedding_batch(self, texts: list[str], **_: Any) -> list[list[float]]:
-        return await asyncio.to_thread(self.get_text_embedding_batch, texts)

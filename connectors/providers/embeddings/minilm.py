@@ -1,4 +1,4 @@
-"""The bundled offline embedder as a LlamaIndex embedding (``MiniLMEncoder`` does the work)."""
+"""The bundled offline embedders as LlamaIndex embeddings (the plain encoders do the work)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,17 @@ from pydantic import Field
 
 from .encoder import DIMENSION, MAX_TOKENS, MODEL_NAME, VOCAB, MiniLMEncoder, _Loaded
 from .local import LocalEmbedding
+from .static import DIMENSION as STATIC_DIMENSION
+from .static import STATIC_MODEL_NAME, StaticEncoder
 
-__all__ = ["DIMENSION", "MAX_TOKENS", "MODEL_NAME", "VOCAB", "MiniLMEmbedding"]
+__all__ = [
+    "DIMENSION",
+    "MAX_TOKENS",
+    "MODEL_NAME",
+    "VOCAB",
+    "MiniLMEmbedding",
+    "StaticMiniLMEmbedding",
+]
 
 
 class MiniLMEmbedding(LocalEmbedding):
@@ -48,4 +57,29 @@ class MiniLMEmbedding(LocalEmbedding):
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Unit vectors for ``texts`` as a ``(len(texts), 384)`` float32 array."""
+        return self.encoder().embed(texts)
+
+
+class StaticMiniLMEmbedding(LocalEmbedding):
+    """The static model distilled from MiniLM (``static.py``): whole texts, no window."""
+
+    model_name: str = STATIC_MODEL_NAME
+    cache_dir: str = Field("", description="where the table is cached; '' = ~/.cache/citebot")
+
+    @classmethod
+    def class_name(cls) -> str:
+        return StaticEncoder.class_name()
+
+    @property
+    def dimension(self) -> int:
+        return STATIC_DIMENSION
+
+    def encoder(self) -> StaticEncoder:
+        """The model without LlamaIndex (the table is loaded once per process)."""
+        return StaticEncoder(self.cache_dir)
+
+    def load(self) -> None:
+        self.encoder().load()
+
+    def embed(self, texts: list[str]) -> np.ndarray:
         return self.encoder().embed(texts)

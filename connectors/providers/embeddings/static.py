@@ -10,7 +10,8 @@ The table is built once (under a minute) and cached; it is derived from the
 bundled Apache-2.0 weights only, so no new licence comes with it.
 
 It is for the store's document vectors (``embeddings.documents``): the
-pipeline keeps grading and extracting with MiniLM.
+pipeline keeps grading and extracting with MiniLM. ``StaticEncoder`` runs it
+without LlamaIndex; ``minilm.StaticMiniLMEmbedding`` is the LlamaIndex embedding.
 """
 
 from __future__ import annotations
@@ -20,13 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import Field
 
 from .cache import cached_build, fingerprint
 from .encoder import VOCAB, MiniLMEncoder
-from .local import LocalEmbedding
+from .plain import PlainEncoder
 
-__all__ = ["STATIC_MODEL_NAME", "StaticMiniLMEmbedding"]
+__all__ = ["DIMENSION", "STATIC_MODEL_NAME", "StaticEncoder"]
 
 STATIC_MODEL_NAME = "all-MiniLM-L6-v2-static256"
 DIMENSION = 256
@@ -92,11 +92,13 @@ def distil(dimensions: int = DIMENSION) -> np.ndarray:
     return table
 
 
-class StaticMiniLMEmbedding(LocalEmbedding):
+class StaticEncoder(PlainEncoder):
     """Mean of distilled token vectors, L2-normalised; whole texts, no window."""
 
-    model_name: str = STATIC_MODEL_NAME
-    cache_dir: str = Field("", description="where the table is cached; '' = ~/.cache/citebot")
+    model_name = STATIC_MODEL_NAME
+
+    def __init__(self, cache_dir: str = "") -> None:
+        self.cache_dir = cache_dir
 
     @classmethod
     def class_name(cls) -> str:
@@ -107,9 +109,11 @@ class StaticMiniLMEmbedding(LocalEmbedding):
         return DIMENSION
 
     def load(self) -> None:
+        """Load the table now instead of on first use (built and cached the first time)."""
         _table(self.cache_dir)
 
     def embed(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors for ``texts`` as a ``(len(texts), 256)`` float32 array."""
         table, tokenizer = _table(self.cache_dir)
         out = np.zeros((len(texts), table.shape[1]), dtype=np.float32)
         for i, encoding in enumerate(tokenizer.encode_batch(texts, add_special_tokens=False)):
