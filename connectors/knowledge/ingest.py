@@ -187,9 +187,10 @@ class Ingestor:
                 gone = [e.key for e in manifest.under(source, collection) if e.key not in seen]
                 if gone:
                     self.store.delete(gone, collection)
-                for key in gone:
-                    manifest.remove(collection, key)
-                    report.removed += 1
+                with manifest.batch():
+                    for key in gone:
+                        manifest.remove(collection, key)
+                report.removed += len(gone)
             if report.changed:
                 self.store.optimize()
         return report
@@ -212,37 +213,40 @@ class Ingestor:
         report: IngestReport,
     ) -> None:
         """One store write for a group of documents; the manifest brackets it."""
-        finals = []
-        replaced: dict[str, list[str]] = {}
-        for prepared in group:
-            document = prepared.document
-            final = Entry(
-                collection=document.collection,
-                key=document.key,
+        finals = [
+            Entry(
+                collection=p.document.collection,
+                key=p.document.key,
                 source=source,
-                fingerprint=prepared.fingerprint,
-                chunks=len(prepared.chunks),
-                url=document.url,
-                title=document.title,
-                kind=document.kind,
+                fingerprint=p.fingerprint,
+                chunks=len(p.chunks),
+                url=p.document.url,
+                title=p.document.title,
+                kind=p.document.kind,
             )
-            # Pending first: if we stop between the delete and the add, the next run redoes it.
-            manifest.put(dataclasses.replace(final, fingerprint=""))
-            if document.key in known:
-                replaced.setdefault(document.collection, []).append(document.key)
-            finals.append(final)
+            for p in group
+        ]
+        replaced: dict[str, list[str]] = {}
+        # Pending first: if we stop between the delete and the add, the next run redoes it.
+        with manifest.batch():
+            for final in finals:
+                manifest.put(dataclasses.replace(final, fingerprint=""))
+                if final.key in known:
+                    replaced.setdefault(final.collection, []).append(final.key)
         for collection, keys in replaced.items():
             self.store.delete(keys, collection)
         chunks = [c for p in group for c in p.chunks]
         vectors = [v for p in group for v in p.vectors]
         report.chunks += self.store.add(chunks, vectors=vectors) if chunks else 0
-        for prepared, final in zip(group, finals, strict=True):
-            manifest.put(final)
-            if prepared.document.key in known:
+        with manifest.batch():
+            for final in finals:
+                manifest.put(final)
+        for final in finals:
+            if final.key in known:
                 report.updated += 1
             else:
                 report.added += 1
-            known[prepared.document.key] = final.fingerprint
+            known[final.key] = final.fingerprint
 
     def remove(self, keys: Iterable[str], collection: str) -> int:
         """Remove documents by key from the store and the manifest."""
@@ -251,9 +255,10 @@ class Ingestor:
             present = [k for k in dict.fromkeys(keys) if manifest.get(collection, k) is not None]
             if present:
                 self.store.delete(present, collection)
-            for key in present:
-                manifest.remove(collection, key)
-                removed += 1
+            with manifest.batch():
+                for key in present:
+                    manifest.remove(collection, key)
+            removed += len(present)
             if removed:
                 self.store.optimize()
         return removed
