@@ -903,16 +903,17 @@ class CitebotWorkflow(Workflow):
         )
         if ev.problem == "not_useful":
             return FinalizeEvent(answer=None if not ev.answer.references else ev.answer, run=run)
-        # an answer that failed its check never reaches the user as is: quote the sources instead
+        # an answer that failed its check never reaches the user as is: quote the sources
+        # instead, or, when no sentence of theirs speaks to the question, answer nothing
+        result = await self._extractive(ctx, run, ev.sources, live=False)
+        if isinstance(result, FinalizeEvent):
+            run.note("The generated answer could not be verified against its sources.")
+            warnings = (*ev.answer.warnings, "unverified claims: " + "; ".join(ev.unsupported))
+            return FinalizeEvent(answer=CitedAnswer.empty("", warnings=warnings), run=run)
         run.note(
             "The generated answer could not be verified against its sources, so these are "
             "the most relevant passages instead."
         )
-        result = await self._extractive(ctx, run, ev.sources, live=False)
-        if isinstance(result, FinalizeEvent):
-            return FinalizeEvent(
-                answer=_warn(ev.answer, "unverified claims: " + "; ".join(ev.unsupported)), run=run
-            )
         return result
 
     @step

@@ -217,7 +217,7 @@ class Lease:
 
     async def _keep(self) -> None:
         while True:
-            await asyncio.sleep(self._dedupe.lease_ttl / 3)
+            await self._dedupe._sleep(self._dedupe.lease_ttl / 3)
             if not await self.renew():
                 log.warning("lost the lease on %s while answering", self.key)
 
@@ -266,6 +266,7 @@ class Dedupe:
         prefix: str = "citebot:",
         retry_after: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         self.backend: DedupeBackend = backend if backend is not None else MemoryBackend()
         # what this process knows itself: the fallback when a shared backend fails
@@ -277,6 +278,8 @@ class Dedupe:
         self.prefix = prefix
         self._retry_after = retry_after
         self._clock = clock
+        # the keeper's and the lock's waits: a test drives them without waiting
+        self._sleep = sleep
         self._down_until: float | None = None
         # leases this process holds until done or released, whatever their TTL says: an event
         # loop stalled past the lease (CPU starved, a long GC) must not answer its own retry twice
@@ -383,7 +386,7 @@ class Dedupe:
             return
         key, token, wait = self.key(*parts), uuid.uuid4().hex, 0.02
         while not await self._claim(key, self.lease_ttl, token):
-            await asyncio.sleep(wait)
+            await self._sleep(wait)
             wait = min(wait * 2, 0.5)
         async with Lease(self, key, token).kept():
             yield

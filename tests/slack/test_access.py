@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from bots.platforms.slack.access import allowed, is_dm, place_kind
+from bots.platforms.slack.access import allowed, conversation_kind, is_dm, place_kind
 from bots.settings.sections import SlackSettings
 from pipeline.question import PlaceKind
 
@@ -42,6 +42,24 @@ def test_the_place_kind_comes_from_what_slack_sends(
     channel: str | None, channel_type: str | None, channel_name: str | None, kind: PlaceKind
 ) -> None:
     assert place_kind(channel, channel_type, channel_name) is kind
+
+
+@pytest.mark.parametrize(
+    ("conversation", "kind"),
+    [
+        # conversations.info's channel object (docs.slack.dev/reference/objects/conversation-object)
+        ({"id": "D1", "is_im": True, "is_private": True}, PlaceKind.DM),
+        ({"id": "G1", "is_mpim": True, "is_private": True, "is_group": True}, PlaceKind.GROUP_DM),
+        ({"id": "C1", "is_channel": True, "is_private": True}, PlaceKind.PRIVATE),
+        ({"id": "G2", "is_group": True}, PlaceKind.PRIVATE),  # a private channel made before 2021
+        ({"id": "C2", "is_channel": True, "is_private": False}, PlaceKind.CHANNEL),
+        ({"id": "C3"}, PlaceKind.CHANNEL),
+    ],
+)
+def test_a_mentions_place_kind_comes_from_conversations_info(
+    conversation: dict[str, object], kind: PlaceKind
+) -> None:
+    assert conversation_kind(conversation) is kind
 
 
 def test_a_dm_is_told_by_its_type_else_by_its_id() -> None:
