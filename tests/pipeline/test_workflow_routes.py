@@ -91,6 +91,13 @@ def streamed(events: Sequence[object]) -> str:
             True,
         ),
         (0.2999, "incorrect: best grade 0.30 < lower 0.3: web instead", {"best": 0.2999}, True),
+        # a model's score may have any number of digits: the trace keeps four
+        (
+            0.712345,
+            "correct: best grade 0.71 > upper 0.7",
+            {"best": 0.7123, "support": 1.2123},
+            False,
+        ),
     ],
 )
 async def test_the_crag_thresholds_are_strict_at_0_7_and_0_3(
