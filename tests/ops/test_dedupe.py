@@ -17,14 +17,7 @@ import redis
 
 from bots.core.dedupe import THREAD_TTL, Dedupe, MemoryBackend, RedisBackend
 from bots.ops import metrics
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.slack.test_leases import Clock, degraded_count
 
 
 class Flaky:
@@ -66,10 +59,6 @@ class Flaky:
 
 def hits(platform: str) -> float:
     return float(metrics.DEDUPE_HITS.labels(platform)._value.get())
-
-
-def degraded() -> float:
-    return float(metrics.ERRORS.labels("dedupe_degraded")._value.get())
 
 
 @pytest.fixture
@@ -262,11 +251,11 @@ async def test_a_failed_backend_is_retried_after_exactly_5_s(
     assert dedupe.shared and not dedupe.degraded
     assert await dedupe.first("slack", "event", "Ev1")
     shared.down = True
-    before = degraded()
+    before = degraded_count()
     with caplog.at_level(logging.WARNING, logger="citebot.dedupe"):
         clock.now = 100.0
         assert await dedupe.first("slack", "event", "Ev2")  # this process's memory
-        assert dedupe.degraded and degraded() == before + 1
+        assert dedupe.degraded and degraded_count() == before + 1
         calls = shared.calls
         clock.now = 104.999
         assert not await dedupe.first("slack", "event", "Ev2")
