@@ -82,7 +82,7 @@ async def test_the_defaults_are_600_s_done_and_30_s_leases() -> None:
     clock.now = 30.0  # a lease lapses after exactly its TTL, not before
     assert await Dedupe(dedupe.backend).lease("slack", "msg", "C1", "1.0") is not None
     clock.now = 599.999
-    assert not await dedupe.first("slack", "event", "Ev1")
+    assert await dedupe.first("slack", "event", "Ev1") is False
     clock.now = 600.0
     assert await dedupe.first("slack", "event", "Ev1")
 
@@ -133,7 +133,8 @@ async def test_a_renewed_key_outlives_its_first_expiry() -> None:
     assert await backend.renew("k", "mine", 10)
     clock.now = 12
     assert await backend.claim("other", 10)  # purges the stale entry from the first claim
-    assert not await backend.claim("k", 10, "theirs")
+    assert await backend.claim("k", 10, "theirs") is False
+    assert await backend.renew("k", "theirs", 10) is False
     assert await backend.renew("k", "mine", 10)
 
 
