@@ -232,8 +232,7 @@ class Lease:
             with contextlib.suppress(Exception):
                 await asyncio.shield(self.release())
             raise
-        finally:
-            keeper.cancel()
+        keeper.cancel()
         await self.done()
 
     @contextlib.asynccontextmanager

@@ -207,6 +207,8 @@ async def test_the_keeper_renews_every_third_of_the_lease_and_stops_after(
         await asyncio.sleep(0)  # let the cancelled keeper finish
         assert keepers() == []
     assert steps.waits[:3] == [10.0, 10.0, 10.0]
+    clock.now += 31  # done, not a lease: it lasts the dedupe TTL for every holder
+    assert await Dedupe(backend).lease("slack", "msg", "C1", "3.0") is None
     assert caplog.records == []
 
     lease = await dedupe.lease("slack", "msg", "C1", "3.1")
