@@ -64,3 +64,13 @@ def test_unset_scopes_fall_back_to_the_default_then_to_everything() -> None:
     closed = AccessSettings(dm_scope=[], default_scope=[])
     assert scope_for(closed, Place("slack", "T1", "D1", kind=PlaceKind.DM)) == ()
     assert scope_for(closed, Place("slack", "T1", "C1")) == ()
+
+
+def test_a_place_of_unknown_kind_gets_only_what_both_kinds_could_see() -> None:
+    unknown = Place("slack", "T1", "C1", kind=PlaceKind.UNKNOWN)
+    both = AccessSettings(scopes={"slack:T1/C1": ["docs", "ops"]}, dm_scope=["ops", "hr"])
+    assert scope_for(both, unknown) == ("ops",)
+    # no entry is every collection: the other kind's scope decides
+    assert scope_for(AccessSettings(scopes={"slack:T1/C1": ["docs"]}), unknown) == ("docs",)
+    assert scope_for(AccessSettings(dm_scope=["hr"]), unknown) == ("hr",)
+    assert scope_for(AccessSettings(), unknown) is None
