@@ -143,9 +143,11 @@ async def test_duplicates_are_counted_per_platform() -> None:
     slack, discord = hits("slack"), hits("discord")
     assert await dedupe.first("slack", "event", "EvM1")
     assert not await dedupe.first("slack", "event", "EvM1")
+    assert not await dedupe.first("slack", "event", "EvM1")
     assert await dedupe.lease("discord", "msg", "M1") is not None
     assert await dedupe.lease("discord", "msg", "M1") is None
-    assert (hits("slack") - slack, hits("discord") - discord) == (1.0, 1.0)
+    assert await dedupe.first("discord", "msg", "M1") is False  # held by this process
+    assert (hits("slack") - slack, hits("discord") - discord) == (2.0, 2.0)
 
 
 async def test_alone_the_lock_holds_nothing_but_the_callers_own_turn() -> None:
@@ -280,11 +282,14 @@ async def test_while_the_backend_is_down_leases_live_on_in_memory() -> None:
     dedupe = Dedupe(shared, lease_ttl=30, clock=clock)
     held = await dedupe.lease("slack", "msg", "C1", "4.0")
     assert held is not None
-    shared.down = True
     clock.now = 20
-    assert await held.renew()  # renewed in memory
+    assert await held.renew()  # on the shared backend, and mirrored
+    shared.down = True
     clock.now = 45  # past the first TTL, within the renewed one
     assert dedupe.local is not None and await dedupe.local.contains(held.key)
+    assert await held.renew()  # in memory alone
+    clock.now = 70
+    assert await dedupe.local.contains(held.key)
     assert await dedupe.lease("slack", "msg", "C1", "4.1") is not None
     await held.done()
     assert await dedupe.seen("slack", "msg", "C1", "4.0")
@@ -342,7 +347,7 @@ async def test_what_this_process_claimed_holds_when_redis_forgets_it(
         assert await dedupe.first("slack", "event", "Ev1")
         await dedupe.remember("thread", "C1", "6.0")
         client.flushall()  # a restarted Redis without persistence
-        assert not await dedupe.first("slack", "event", "Ev1")
+        assert await dedupe.first("slack", "event", "Ev1") is False
         assert await dedupe.seen("thread", "C1", "6.0")
         assert not dedupe.degraded
     finally:
@@ -396,6 +401,7 @@ async def test_redis_clients_time_out_after_2_s_and_close_their_connections(
     assert client.info("clients")["connected_clients"] == 2
     await dedupe.close()
     assert client.info("clients")["connected_clients"] == 1
+    assert dedupe.local is not None and dedupe.local.stored == 0
 
 
 def test_without_the_redis_package_the_message_says_what_to_install(
