@@ -230,3 +230,84 @@ print(len(hits), reader.count(), len(reader.corpus_texts()), *heavy)
         check=True,
     ).stdout
     assert out.split() == ["1", "1", "1"]
+
+
+def _unit(*weights: float) -> list[float]:
+    norm = sum(w * w for w in weights) ** 0.5
+    return [w / norm for w in weights]
+
+
+def _synthetic(data_dir: Path, rows: list[tuple[str, str, list[float]]], **settings: object):
+    """A store of ``(text, section, vector)`` rows with vectors chosen by the test."""
+    from llama_index.core.embeddings import MockEmbedding
+
+    store = open_lancedb(data_dir, StoreSettings(**settings), MockEmbedding(embed_dim=3))  # type: ignore[arg-type]
+    chunks = [
+        _chunk(text, "c", f"{section}.md", section, i) for i, (text, section, _) in enumerate(rows)
+    ]
+    store.add(chunks, vectors=[vector for _, _, vector in rows])
+    store.optimize()
+    return store
+
+
+def test_a_chunk_below_top_k_in_both_lists_wins_from_the_deeper_pool(data_dir: Path) -> None:
+    """Third by meaning and third by words, first once both lists are fused (issue 12:
+    the answer section ranked 9th in both lists, and the fusion saw only each one's top 6)."""
+    near, far = _unit(1, 0, 0), _unit(0, 1, 0)
+    rows = [
+        ("Alpha one is about something else entirely.", "v1", near),
+        ("Alpha two is about something else entirely.", "v2", _unit(1, 0.05, 0)),
+        ("Falcon launch falcon launch falcon launch codes.", "t1", far),
+        ("Falcon launch falcon launch falcon launch orders.", "t2", far),
+        ("The falcon launch needs the code from the safe.", "answer", _unit(1, 0.3, 0)),
+        *[
+            (f"A long note {i} that says falcon once among many other words here.", f"f{i}", far)
+            for i in range(6)
+        ],
+    ]
+    deep = _synthetic(data_dir / "deep", rows, alpha=0.5)
+    shallow = _synthetic(data_dir / "shallow", rows, alpha=0.5, candidates=1)
+    question = "falcon launch"
+    assert deep.search(question, near, top_k=2, scope=None)[0].source.url.endswith("#answer")
+    assert "answer" not in " ".join(
+        h.source.url for h in shallow.search(question, near, top_k=2, scope=None)
+    )
+
+
+def test_alpha_weighs_meaning_against_words(data_dir: Path) -> None:
+    near, far = _unit(1, 0, 0), _unit(0, 1, 0)
+    rows = [
+        ("Nothing in common with the question here.", "meaning", near),
+        ("Falcon launch falcon launch.", "words", far),
+        (
+            "Unrelated filler text about the office, and a falcon in a tree.",
+            "filler",
+            _unit(0, 0, 1),
+        ),
+    ]
+    meaning = _synthetic(data_dir / "a", rows, alpha=0.9)
+    words = _synthetic(data_dir / "b", rows, alpha=0.1)
+    assert meaning.search("falcon launch", near, top_k=1, scope=None)[0].source.url.endswith(
+        "#meaning"
+    )
+    assert words.search("falcon launch", near, top_k=1, scope=None)[0].source.url.endswith("#words")
+
+
+async def test_one_chunk_per_section_comes_first(data_dir: Path) -> None:
+    """A long section's chunks rank together; the other sections get the slots first."""
+    near = _unit(1, 0, 0)
+    rows = [
+        ("Falcon launch note one.", "long", near),
+        ("Falcon launch note two.", "long", _unit(1, 0.02, 0)),
+        ("Falcon launch note six.", "long", _unit(1, 0.04, 0)),
+        ("Falcon launch note ten.", "other", _unit(1, 0.3, 0)),
+        ("Falcon launch note five.", "third", _unit(1, 0.6, 0)),
+    ]
+    store = _synthetic(data_dir, rows, section_slots=1)
+    hits = store.search("falcon launch", near, top_k=4, scope=None)
+    assert [h.source.url.rsplit("#", 1)[1] for h in hits] == ["long", "other", "third", "long"]
+    assert hits[0].source.text == "Falcon launch note one."
+    retrieved = await store.retrieve("falcon launch", top_k=3, scope=None)
+    assert len({h.source.url for h in retrieved}) == 3
+    fused = _synthetic(data_dir / "fused", rows).search("falcon launch", near, top_k=3, scope=None)
+    assert [h.source.url.rsplit("#", 1)[1] for h in fused] == ["long", "long", "long"]

@@ -201,6 +201,38 @@ def test_router_writes_by_collection_and_queries_only_the_scope() -> None:
     assert not nothing.nodes
 
 
+async def test_hybrid_queries_bring_a_deeper_pool_and_keep_one_chunk_per_section_first() -> None:
+    """The same candidate pool and section rule as the LanceDB store (``StoreSettings``)."""
+    from llama_index.core.embeddings import MockEmbedding
+
+    from connectors.knowledge.store import KnowledgeStore
+
+    owner = _Owner([])
+    router = _Router(owner)  # type: ignore[arg-type]
+    nodes = [
+        node(f"{section} {n}", "public", [1.0, 1.0 - rank / 10])
+        for rank, (section, n) in enumerate([("long", 1), ("long", 2), ("long", 3), ("other", 1)])
+    ]
+    for n, text in zip(nodes, ["long", "long", "long", "other"], strict=True):
+        n.metadata["url"] = f"https://docs.example.com/{text}.md#{text}"
+    router.add(nodes)
+    asked: list[int] = []
+    target = owner.targets["public"]
+    real_query = target.query
+
+    def query(q: VectorStoreQuery) -> VectorStoreQueryResult:
+        asked.append(q.similarity_top_k)
+        return real_query(q)
+
+    target.query = query  # type: ignore[method-assign]
+    store = KnowledgeStore(
+        router, MockEmbedding(embed_dim=2), alpha=0.7, candidates=4, section_slots=1
+    )
+    hits = await store.retrieve("long", top_k=2, scope=["public"])
+    assert asked == [8]
+    assert [h.source.text for h in hits] == ["long 1", "other 1"]
+
+
 # -- settings -----------------------------------------------------------------------
 
 

@@ -21,6 +21,7 @@ from connectors.providers.embeddings import embedding_id
 from pipeline.ports import Hit
 
 from .nodes import NOT_EMBEDDED, embed_text
+from .ranking import sections_first
 
 if TYPE_CHECKING:
     # LlamaIndex loads where a node or a query is built: a question read through
@@ -154,10 +155,16 @@ class KnowledgeStore:
         embedding: Embedding,
         *,
         alpha: float | None = None,
+        candidates: int = 1,
+        section_slots: int = 0,
     ) -> None:
         self._vector_store = vector_store
         self.embedding = embedding
         self.alpha = alpha
+        #: the back end's hybrid query brings ``top_k`` × this; the best ``top_k`` are kept
+        self.candidates = candidates
+        #: a section's chunks beyond this many wait for every other section's (0: no rule)
+        self.section_slots = section_slots
 
     @property
     def vector_store(self) -> BasePydanticVectorStore | None:
@@ -268,8 +275,9 @@ class KnowledgeStore:
     def search(
         self, query: str, vector: list[float], *, top_k: int, scope: Sequence[str] | None
     ) -> list[Hit]:
-        """Runs in a worker thread: the hits for ``query`` and its ``vector``, best first."""
-        request = self.build_query(query, vector, top_k=top_k, scope=scope)
+        """Runs in a worker thread: the hits for ``query`` and its ``vector``, best first
+        (``top_k`` × ``candidates`` of them, or fewer; ``retrieve`` keeps ``top_k``)."""
+        request = self.build_query(query, vector, top_k=top_k * self.candidates, scope=scope)
         return self._hits(self.run_query(request), vector)
 
     async def retrieve(self, query: str, *, top_k: int, scope: Sequence[str] | None) -> list[Hit]:
@@ -287,8 +295,8 @@ class KnowledgeStore:
             raise StoreError(
                 f"the {self.kind} store failed to answer a query: {one_line(exc)}"
             ) from exc
-        # the store may return a deeper candidate pool than asked for; keep the best top_k
-        return hits[:top_k]
+        # the store returns a deeper candidate pool than asked for: keep the best top_k
+        return sections_first(hits, lambda hit: hit.source.url, top_k, slots=self.section_slots)
 
     def _hits(self, result: VectorStoreQueryResult, vector: list[float]) -> list[Hit]:
         nodes = result.nodes or []

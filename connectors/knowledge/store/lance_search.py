@@ -7,6 +7,12 @@ a question never loads it. The search is the one lancedb runs for a hybrid
 query with ``LinearCombinationReranker``: a vector leg and a full-text leg,
 each scaled to 0..1 by min-max, fused as ``weight * (1 - distance) +
 (1 - weight) * score``, a row missing from one leg counting as the worst there.
+
+Each leg brings a deep pool (``StoreSettings.candidates`` × top_k rows): min-max
+scaling over a shallow pool moves with the pool's depth, and a row that ranks 9th
+in both legs is missing from both at a depth of 6. From the fused order the store
+may keep a section's best chunks first (``ranking.sections_first``,
+``StoreSettings.section_slots``), and only then its further chunks.
 """
 
 from __future__ import annotations
@@ -15,10 +21,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .ranking import sections_first
+
 if TYPE_CHECKING:
     import lance
 
 __all__ = ["LanceReader", "fuse", "quote", "scope_where"]
+
+#: fused rows read per row kept, to find each section's best chunk among them
+WINDOW = 4
 
 TEXT_COLUMN = "text"
 VECTOR_COLUMN = "vector"
@@ -139,26 +150,37 @@ class LanceReader:
         )
 
     def search(
-        self, query: str, vector: Sequence[float], *, limit: int, where: str | None, weight: float
+        self,
+        query: str,
+        vector: Sequence[float],
+        *,
+        limit: int,
+        pool: int,
+        slots: int,
+        where: str | None,
+        weight: float,
     ) -> list[tuple[Mapping[str, Any], float]]:
-        """The best ``limit`` rows (each a dict of ``COLUMNS``) with their fused relevance."""
+        """The best ``limit`` rows (each a dict of ``COLUMNS``) with their fused relevance,
+        fused from ``pool`` rows of each leg, a section's best ``slots`` first (0: no rule)."""
         dataset = self.dataset()
         if dataset is None or limit <= 0:
             return []
+        depth = max(pool, limit)
         common: dict[str, Any] = {
             "filter": where,
             "prefilter": True,
             "with_row_id": True,
-            "limit": limit,
+            "limit": depth,
             "disable_scoring_autoprojection": True,
         }
-        near = {"column": VECTOR_COLUMN, "q": list(vector), "k": limit, "nprobes": NPROBES}
+        near = {"column": VECTOR_COLUMN, "q": list(vector), "k": depth, "nprobes": NPROBES}
         # Both legs return row ids and scores only; the rows that make the cut are read once,
         # afterwards. Reading every column in each leg cost twice the CPU of the whole search
         # at 100k chunks (a random-access read of the metadata struct for every candidate).
         by_vector = dataset.to_table(columns=["_distance"], nearest=near, **common)
         by_text = dataset.to_table(columns=["_score"], full_text_query=query, **common)
-        ranked = fuse(_leg(by_vector, "_distance"), _leg(by_text, "_score"), weight)[:limit]
+        ranked = fuse(_leg(by_vector, "_distance"), _leg(by_text, "_score"), weight)
+        ranked = ranked[: limit * WINDOW]
         if not ranked:
             return []
         # a filter on the row ids is read as a take of those rows, not a scan
@@ -168,4 +190,7 @@ class LanceReader:
             with_row_id=True,
         ).to_pylist()
         rows = {row["_rowid"]: row for row in taken}
-        return [(rows[row_id], relevance) for row_id, relevance in ranked if row_id in rows]
+        found = [(rows[row_id], relevance) for row_id, relevance in ranked if row_id in rows]
+        return sections_first(
+            found, lambda pair: (pair[0]["metadata"] or {}).get("url"), limit, slots=slots
+        )

@@ -53,11 +53,16 @@ class LanceKnowledgeStore(KnowledgeStore):
     kind = "lancedb"
 
     def __init__(self, path: Path, settings: StoreSettings, embedding: Embedding) -> None:
-        super().__init__(None, embedding, alpha=settings.alpha)
+        super().__init__(
+            None,
+            embedding,
+            alpha=settings.alpha,
+            candidates=settings.candidates,
+            section_slots=settings.section_slots,
+        )
         self.path = path
         self.table = settings.table
         self.vector_index_rows = settings.vector_index_rows
-        self.candidates = settings.candidates
         self.reader = LanceReader(path / f"{self.table}.lance")
         self.writer = LanceWriter(path / f"{self.table}.lance")
 
@@ -144,11 +149,13 @@ class LanceKnowledgeStore(KnowledgeStore):
             # full-text search needs the index once; rows written after it are searched too
             self.optimize()
         # a linear fusion is what honours alpha (lancedb's default, RRF, has no weight);
-        # on the dev set it ranks as well as RRF (hit@6 0.983, MRR 0.868 vs 0.866)
+        # over the deep pool it ranks as well as RRF on the three dev sets
         rows = self.reader.search(
             query,
             vector,
-            limit=top_k * self.candidates,
+            limit=top_k,
+            pool=top_k * self.candidates,
+            slots=self.section_slots,
             where=scope_where(scope),
             weight=0.5 if self.alpha is None else self.alpha,
         )

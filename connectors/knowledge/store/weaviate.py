@@ -274,7 +274,13 @@ class WeaviateKnowledgeStore(KnowledgeStore):
         *,
         prefix: str = PREFIX,
     ) -> None:
-        super().__init__(None, embedding, alpha=settings.alpha)
+        super().__init__(
+            None,
+            embedding,
+            alpha=settings.alpha,
+            candidates=settings.candidates,
+            section_slots=settings.section_slots,
+        )
         self.client = client
         self.tenancy = settings.tenancy
         self.batch_size = settings.batch_size
