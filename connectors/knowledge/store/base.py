@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         VectorStoreQueryResult,
     )
 
+    from connectors.knowledge.settings import StoreSettings
     from connectors.providers.embeddings import Embedding
 
 __all__ = [
@@ -142,6 +143,15 @@ def meaning_score(query: Sequence[float], chunk: Sequence[float] | None, fallbac
     similarity = _cosine(query, chunk) if chunk else None
     raw = similarity if similarity is not None else fallback
     return min(1.0, max(0.0, float(raw)))
+
+
+def hybrid_options(settings: StoreSettings) -> dict[str, Any]:
+    """``KnowledgeStore``'s search options from the store settings (every back end's)."""
+    return {
+        "alpha": settings.alpha,
+        "candidates": settings.candidates,
+        "section_slots": settings.section_slots,
+    }
 
 
 class KnowledgeStore:

@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING
 from connectors.errors import StoreError, one_line
 from connectors.knowledge.chunking import document_ref
 
-from .base import KnowledgeStore, hit_from_metadata, meaning_score, source_from_metadata
+from .base import (
+    KnowledgeStore,
+    hit_from_metadata,
+    hybrid_options,
+    meaning_score,
+    source_from_metadata,
+)
 from .lance_search import LanceReader, scope_where
 from .lance_writer import LanceWriter
 
@@ -53,13 +59,7 @@ class LanceKnowledgeStore(KnowledgeStore):
     kind = "lancedb"
 
     def __init__(self, path: Path, settings: StoreSettings, embedding: Embedding) -> None:
-        super().__init__(
-            None,
-            embedding,
-            alpha=settings.alpha,
-            candidates=settings.candidates,
-            section_slots=settings.section_slots,
-        )
+        super().__init__(None, embedding, **hybrid_options(settings))
         self.path = path
         self.table = settings.table
         self.vector_index_rows = settings.vector_index_rows

@@ -38,7 +38,7 @@ from llama_index.core.vector_stores.types import (
 from connectors.errors import StoreError, one_line
 from connectors.knowledge.chunking import document_ref
 
-from .base import KnowledgeStore
+from .base import KnowledgeStore, hybrid_options
 
 if TYPE_CHECKING:
     import weaviate
@@ -274,13 +274,7 @@ class WeaviateKnowledgeStore(KnowledgeStore):
         *,
         prefix: str = PREFIX,
     ) -> None:
-        super().__init__(
-            None,
-            embedding,
-            alpha=settings.alpha,
-            candidates=settings.candidates,
-            section_slots=settings.section_slots,
-        )
+        super().__init__(None, embedding, **hybrid_options(settings))
         self.client = client
         self.tenancy = settings.tenancy
         self.batch_size = settings.batch_size
