@@ -438,6 +438,7 @@ async def test_a_declined_answer_with_nothing_else_to_try_is_an_honest_no_answer
     llm = script(0.9, answer_with_citations=DECLINE, rewrite_for_the_knowledge_base=ROTATE.text)
     pipeline, _ = make(embedder, llm)
     events, done = await collect(pipeline, ROTATE)
+    assert traced(done, "check") == [("the answer declines", {"quotes": 0, "unverified_quotes": 0})]
     assert traced(done, "retry") == [("retry 1/2: not useful, and nothing else to try", {})]
     assert len(llm.calls("rewrite for the knowledge base")) == 1
     assert len(llm.calls("answer with citations")) == 1
