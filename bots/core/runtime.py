@@ -84,7 +84,11 @@ class Runtime:
         self._build = build_answerer
         self.feedback = feedback
         # one place for claims: every adapter dedupes through the runtime's
-        self.dedupe: Claims = dedupe if dedupe is not None else Dedupe(ttl=settings.ops.dedupe_ttl)
+        self.dedupe: Claims = (
+            dedupe
+            if dedupe is not None
+            else Dedupe(ttl=settings.ops.dedupe_ttl, lease_ttl=settings.ops.lease_ttl)
+        )
         self.limiter = limiter
         self.plugins = plugins
         self.threads = ThreadQueue(self.dedupe)

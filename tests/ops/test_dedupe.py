@@ -16,7 +16,9 @@ import pytest
 import redis
 
 from bots.core.dedupe import THREAD_TTL, Dedupe, MemoryBackend, RedisBackend
+from bots.core.runtime import Runtime
 from bots.ops import metrics
+from bots.settings import load_settings
 from tests.slack.test_leases import Clock, degraded_count
 
 
@@ -413,3 +415,9 @@ def test_without_the_redis_package_the_message_says_what_to_install(
     assert str(raised.value) == (
         "ops.redis_url is set but the redis package is missing: pip install 'citebot[redis]'"
     )
+
+
+def test_a_runtime_without_its_own_dedupe_keeps_both_configured_ttls() -> None:
+    runtime = Runtime(load_settings(ops={"dedupe_ttl": 123.0, "lease_ttl": 7.0}))
+    assert isinstance(runtime.dedupe, Dedupe)
+    assert (runtime.dedupe.ttl, runtime.dedupe.lease_ttl) == (123.0, 7.0)
