@@ -60,6 +60,7 @@ _TOKEN = re.compile(
     rf"[{CJK}]|\d+(?:[.,:/]\d+)*|[^\W\d_{CJK}]+|[%$€£¥°‰]",
 )
 _CONTRACTION = re.compile(r"n['’]t\b", re.IGNORECASE)
+_WORD_CHAR = re.compile(r"\w")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,16 +113,16 @@ def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-def _meaningful(token: str, first: bool) -> bool:
+def _meaningful(token: str) -> bool:
     lowered = token.casefold()
     if any(c.isdigit() for c in token) or lowered in NEGATIONS or lowered in UNITS:
         return True
     # CJK meaning (negation morphemes span characters) is found by _hits in the joined tokens
-    return not first and token[:1].isupper() and not CJK_CHAR.match(token)
+    return token[:1].isupper() and not CJK_CHAR.match(token)
 
 
-def _hits(tokens: Sequence[str], first_at: int) -> list[str]:
-    hits = [t for i, t in enumerate(tokens) if _meaningful(t, first_at + i == 0)]
+def _hits(tokens: Sequence[str]) -> list[str]:
+    hits = [t for t in tokens if _meaningful(t)]
     joined = "".join(tokens)
     if not hits and CJK_MEANING.search(joined):
         hits = [joined]
@@ -132,43 +133,33 @@ def _meaning_mismatch(quote: str, span: str) -> str:
     """Why ``quote`` misstates ``span``, or ``""`` when every meaning-bearing
     token agrees.
 
-    Source words past either end of the quote are ignored, and so is a first
-    or last quote word cut in half; every other difference that touches a
+    Source words past either end of the quote are ignored; quote words past
+    either end of the span are words the source does not say (a changed first
+    name, "within 90 days plus"). Inside, every difference that touches a
     number, negation, unit or name is a mismatch.
     """
     q_tokens = _tokens(quote)
     s_tokens = _tokens(span)
     q_fold = [t.casefold() for t in q_tokens]
     s_fold = [t.casefold() for t in s_tokens]
-    ops = Levenshtein.opcodes(q_fold, s_fold)
+    ops = list(Levenshtein.opcodes(q_fold, s_fold))
     equal = [k for k, op in enumerate(ops) if op.tag == "equal"]
-    for k, op in enumerate(ops):
+    if not equal:
+        return _extra_words(q_tokens, s_tokens, before=True, after=True)
+    first, last = ops[equal[0]], ops[equal[-1]]
+    extra = _extra_words(
+        q_tokens[: first.src_start], s_tokens[: first.dest_start], before=True, after=False
+    ) or _extra_words(q_tokens[last.src_end :], s_tokens[last.dest_end :], before=False, after=True)
+    if extra:
+        return extra
+    for op in ops[equal[0] + 1 : equal[-1]]:
         if op.tag == "equal":
             continue
         q_part = q_tokens[op.src_start : op.src_end]
         s_part = s_tokens[op.dest_start : op.dest_end]
-        leading = not equal or k < equal[0]
-        trailing = not equal or k > equal[-1]
-        if leading or trailing:
-            s_cf = [t.casefold() for t in s_part]
-            real = list(q_part)
-            if leading and real and any(t.endswith(real[0].casefold()) for t in s_cf):
-                real = real[1:]
-            if trailing and real and any(t.startswith(real[-1].casefold()) for t in s_cf):
-                real = real[:-1]
-            hits = _hits(real, op.src_start) if real else []
-            if real and not hits:
-                q_ctx = "".join(q_tokens[max(op.src_start - 2, 0) : op.src_end])
-                s_ctx = "".join(s_tokens[max(op.dest_start - 2, 0) : op.dest_end])
-                if Counter(CJK_MEANING.findall(q_ctx)) - Counter(CJK_MEANING.findall(s_ctx)):
-                    hits = real
-            if hits:
-                near = s_part[-len(q_part) :] if leading and not trailing else s_part[: len(q_part)]
-                return _reason(q_part, near)
-            continue
         if op.tag == "replace" and _is_typo(q_part, s_part):
             continue
-        if _hits(q_part, op.src_start) or _hits(s_part, op.dest_start):
+        if _hits(q_part) or _hits(s_part):
             return _reason(q_part, s_part)
         # CJK negation morphemes span characters that did not change
         # (ま|せん|した): compare them with two tokens of context a side.
@@ -177,6 +168,25 @@ def _meaning_mismatch(quote: str, span: str) -> str:
         if Counter(CJK_MEANING.findall(q_ctx)) != Counter(CJK_MEANING.findall(s_ctx)):
             return _reason(q_part, s_part)
     return ""
+
+
+def _extra_words(said: Sequence[str], source: Sequence[str], *, before: bool, after: bool) -> str:
+    """Quote words ``said`` past one end of the span (``before`` its first
+    matching word or ``after`` its last), against the source words there.
+
+    Only a quote word the span cuts in half, or one with the source's typo
+    fixed, is the source's own: any other is a word the source does not say.
+    """
+    real = list(said)
+    folded = [t.casefold() for t in source]
+    if before and real and any(t.endswith(real[0].casefold()) for t in folded):
+        real = real[1:]
+    if after and real and any(t.startswith(real[-1].casefold()) for t in folded):
+        real = real[:-1]
+    near = source[-len(said) :] if before and not after else source[: len(said)]
+    if not real or _is_typo(real, near[-1:] if before and not after else near[:1]):
+        return ""
+    return _reason(said, near)
 
 
 def _is_typo(said: Sequence[str], source: Sequence[str]) -> bool:
@@ -486,7 +496,9 @@ def _stretch(
 ) -> tuple[float, int, int]:
     """partial_ratio compares windows exactly as long as the quote, so a quote
     that leaves out a word scores low against the longer span it came from.
-    Try windows up to a fifth longer at either end and keep the best."""
+    Try windows up to a fifth longer at either end and keep the best; then
+    reach out to the quote's own first and last words if the best window
+    stops short of them, so that the meaning check sees them in the span."""
     extra = len(quote_norm) // 5
     if not extra:
         return score, ds, de
@@ -499,7 +511,41 @@ def _stretch(
             ratio = fuzz.ratio(quote_norm, region[lo:hi], score_cutoff=best[0])
             if ratio > best[0]:
                 best = (ratio, lo, hi)
-    return best
+    score, lo, hi = best
+    words = re.findall(r"\w+", quote_norm) or [""]
+    return (
+        score,
+        _reach(words[0], region, lo, extra, back=True),
+        _reach(words[-1], region, hi, extra, back=False),
+    )
+
+
+def _reach(word: str, region: str, edge: int, extra: int, *, back: bool) -> int:
+    """The span's ``edge`` moved out to the quote's first (``back``) or last
+    ``word`` when every place of that word near the edge lies outside the span.
+    CJK runs have no word edges: the alignment is by character there."""
+    if not word or CJK_CHAR.search(word):
+        return edge
+    near = _word_at(word, region, edge - extra - len(word), edge + extra)
+    if back:
+        outside = [at for at in near if at + len(word) <= edge]
+        return outside[-1] if near and outside == near else edge
+    outside = [at for at in near if at >= edge]
+    return outside[0] + len(word) if near and outside == near else edge
+
+
+def _word_at(word: str, text: str, first: int, last: int) -> list[int]:
+    """Where ``word`` starts in ``text``, as a whole word, from ``first`` to ``last``."""
+    found: list[int] = []
+    at = text.find(word, max(first, 0))
+    while 0 <= at <= last:
+        end = at + len(word)
+        if (at == 0 or not _WORD_CHAR.match(text[at - 1])) and (
+            end == len(text) or not _WORD_CHAR.match(text[end])
+        ):
+            found.append(at)
+        at = text.find(word, at + 1)
+    return found
 
 
 def _align(quote_norm: str, region: str, threshold: float) -> tuple[float, int, int] | None:

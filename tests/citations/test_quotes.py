@@ -639,11 +639,10 @@ def test_words_past_the_end_of_a_short_source_count_against_the_quote() -> None:
     past = match_quote("logs are deleted automatically", "logs are deleted")
     assert (past.verified, past.reason) == (False, "closest source text scores 70 < 90")
     one_more = match_quote("The retention period for audit logs is 90 days", TEXT[4:46])
-    assert (one_more.verified, round(one_more.score, 2), one_more.start, one_more.end) == (
-        True,
-        95.45,
-        0,
-        42,
+    assert (round(one_more.score, 2), one_more.start, one_more.end) == (95.45, 0, 42)
+    assert (one_more.verified, one_more.reason) == (
+        False,
+        "the quote says 'The' where the source says 'nothing'",
     )
 
 
@@ -693,7 +692,7 @@ _JA_SERVICE = (
         ),
         (
             "料金は月額千円で、解約はいつでもできません",
-            "the quote says 'ん' where the source says 'nothing'",
+            "the quote says 'せ ん' where the source says 'す'",
         ),
         (
             "ないこのサービスは東京と大阪のデータセンターで運用されており",
