@@ -512,26 +512,21 @@ def _stretch(
             if ratio > best[0]:
                 best = (ratio, lo, hi)
     score, lo, hi = best
-    words = re.findall(r"\w+", quote_norm) or [""]
-    return (
-        score,
-        _reach(words[0], region, lo, extra, back=True),
-        _reach(words[-1], region, hi, extra, back=False),
-    )
+    words = re.findall(r"\w+", quote_norm)
+    if not words:
+        return best
+    lo = _reach(words[0], region, lo, extra, back=True)
+    return score, lo, _reach(words[-1], region, hi, extra, back=False)
 
 
 def _reach(word: str, region: str, edge: int, extra: int, *, back: bool) -> int:
     """The span's ``edge`` moved out to the quote's first (``back``) or last
-    ``word`` when every place of that word near the edge lies outside the span.
-    CJK runs have no word edges: the alignment is by character there."""
-    if not word or CJK_CHAR.search(word):
-        return edge
+    ``word`` when every place of that word near the edge lies outside the span."""
     near = _word_at(word, region, edge - extra - len(word), edge + extra)
-    if back:
-        outside = [at for at in near if at + len(word) <= edge]
-        return outside[-1] if near and outside == near else edge
-    outside = [at for at in near if at >= edge]
-    return outside[0] + len(word) if near and outside == near else edge
+    outside = [at for at in near if (at + len(word) <= edge if back else at >= edge)]
+    if not near or outside != near:
+        return edge
+    return outside[-1] if back else outside[0] + len(word)
 
 
 def _word_at(word: str, text: str, first: int, last: int) -> list[int]:
