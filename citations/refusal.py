@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 _MARKERS = re.compile(r"\[\^?\d+(?:\s*[,;]\s*\d+)*\](?:\(id=\d+\))?|【[^】]*】")
 
@@ -27,19 +28,37 @@ _PATTERNS = re.compile(
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 _SHORT = 300
+_WORD = re.compile(r"\w")
+_TRAILING_MARKERS = re.compile(rf"([.!?。！？])((?:{_MARKERS.pattern})+)")
 
 
 def is_refusal(text: str) -> bool:
     """True when the answer says it cannot answer.
 
-    The first sentence decides, or the whole answer when it is short: a long
-    answer that mentions a gap in passing ("the docs don't say X, but Y") is
-    still an answer.
+    ``text`` keeps its citation markers. The first sentence decides, or the
+    whole answer when it is short: a long answer that mentions a gap in passing
+    ("the docs don't say X, but Y") is still an answer. So is an answer that
+    cites a claim which is not itself a refusal ("Yes[3]. I couldn't find more.").
     """
     # a refusal says so up front; a run-on first sentence need not be scanned whole
-    plain = _MARKERS.sub("", text[: 4 * _SHORT]).strip()
+    opening = text[: 4 * _SHORT]
+    plain = _MARKERS.sub("", opening).strip()
     if not plain:
         return False
     first = _SENTENCE_END.split(plain, maxsplit=1)[0][:_SHORT]
     scope = plain if len(plain) <= _SHORT else first
-    return _PATTERNS.search(scope.replace("’", "'")) is not None
+    return _declines(scope) and all(_declines(claim) for claim in _cited_claims(opening))
+
+
+def _cited_claims(text: str) -> Iterator[str]:
+    """Each sentence of ``text`` that a citation marker supports, without its markers."""
+    # "Yes.[3] No more." cites the sentence the full stop ends, as "Yes[3]. No more." does
+    text = _TRAILING_MARKERS.sub(r"\2\1", text)
+    for sentence in _SENTENCE_END.split(text):
+        claim = _MARKERS.sub("", sentence)
+        if claim != sentence and _WORD.search(claim):
+            yield claim
+
+
+def _declines(text: str) -> bool:
+    return _PATTERNS.search(text.replace("’", "'")) is not None

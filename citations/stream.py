@@ -242,7 +242,7 @@ class CitationStream:
             warnings=tuple(self._warnings),
         )
         if self._closed:
-            if answer.references and is_refusal(answer.plain_text):
+            if answer.references and is_refusal(answer.text):
                 answer = CitedAnswer(
                     segments=(Segment(answer.plain_text),),
                     references=(),

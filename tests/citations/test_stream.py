@@ -155,6 +155,13 @@ def test_refusal_lists_nothing() -> None:
     assert any("declines" in w for w in answer.warnings)
 
 
+def test_a_cited_answer_that_could_not_find_more_keeps_its_sources() -> None:
+    answer = resolve("Yes[3]. I couldn't find more.", sources())
+    assert answer.text == "Yes[1]. I couldn't find more."
+    assert [r.url for r in answer.references] == ["b.pdf"]
+    assert answer.warnings == ()
+
+
 def test_segments_and_text_agree_with_display() -> None:
     out, s = stream(["Alpha [3", "] beta[5][4", "]. Gamma"])
     assert out == s.answer.text == "Alpha [1] beta[2][1]. Gamma"

@@ -46,6 +46,10 @@ def test_fragments_kept_or_merged() -> None:
         "見つかりませんでした。",
         "找不到相关信息。",
         "관련 정보를 찾을 수 없습니다.",
+        # the markers cite the refusal itself, or nothing a reader could take as a claim
+        "I couldn't find this in the knowledge base [1][2].",
+        "I couldn't find this in the knowledge base [1], [2].",
+        "The sources [1] do not mention the price.",
     ],
 )
 def test_refusals(text: str) -> None:
@@ -59,6 +63,10 @@ def test_refusals(text: str) -> None:
         "",
         "The API supports streaming [1]. " * 10 + "The docs don't mention pricing, though.",
         "Not found errors mean the path is wrong [2].",
+        # a cited claim answers, whatever the answer says it could not find besides
+        "Yes[3]. I couldn't find more.",
+        "Yes.[3] I couldn't find more.",
+        "I couldn't find the exact limit. The docs say keys expire after a day [1].",
     ],
 )
 def test_answers_are_not_refusals(text: str) -> None:

@@ -447,6 +447,20 @@ async def test_a_declined_answer_with_nothing_else_to_try_is_an_honest_no_answer
     assert done.answer.text == NOT_FOUND and done.answer.references == ()
 
 
+async def test_a_cited_answer_that_could_not_find_more_is_an_answer(embedder: Embedder) -> None:
+    llm = script(0.9, answer_with_citations="Click Rotate [1]. I couldn't find more.")
+    pipeline, _ = make(embedder, llm)
+    events, done = await collect(pipeline, ROTATE)
+    # checked as an answer, not retried as a declined one, and its source is listed
+    assert [d for d, _ in traced(done, "check")] == ["grounded=True useful=True"]
+    assert traced(done, "retry") == []
+    assert len(llm.calls("answer with citations")) == 1
+    assert done.route is Route.KNOWLEDGE_BASE
+    assert streamed(events) == done.answer.text == "Click Rotate [1]. I couldn't find more."
+    assert [r.url for r in done.answer.references] == [ROTATE_URL]
+    assert not any("declines" in w for w in done.answer.warnings)
+
+
 @pytest.mark.parametrize("max_retries", [0, 1])
 async def test_retries_stop_at_max_retries_and_quote_the_sources_instead(
     embedder: Embedder, max_retries: int
