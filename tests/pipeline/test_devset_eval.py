@@ -34,7 +34,7 @@ def ingest_devset(folder: Path, url_base: str, data_dir: Path) -> KnowledgeStore
     report = Ingestor(kb, data_dir, progress=False).ingest(
         read_folder(folder / "docs", url_base=url_base), source=folder.name
     )
-    assert report.added == len(list((folder / "docs").glob("*.md")))
+    assert report.added == len(list((folder / "docs").rglob("*.md")))
     return kb
 
 

@@ -1,0 +1,79 @@
+"""A fourth development set (Hatch's docs, ``tests/devset4``), held out from all tuning:
+mkdocs-material Markdown (``!!!`` admonitions, ``===`` content tabs, tables, pages in
+sub-folders), where devset3 is MyST and devset2 reST-ish Markdown."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from connectors.knowledge.sources.folder import read_folder
+from connectors.knowledge.store import KnowledgeStore
+from pipeline.config import PipelineSettings
+from pipeline.evaluation import Report, parse_cases, states
+from pipeline.ports import Embedder
+from tests.pipeline.test_devset_eval import eval_devset, ingest_devset
+
+DEVSET4 = Path(__file__).parents[1] / "devset4"
+URL_BASE = (DEVSET4 / "URL_BASE").read_text(encoding="utf-8").strip()
+
+
+@pytest.fixture(scope="module")
+def devset4_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
+    kb = ingest_devset(DEVSET4, URL_BASE, tmp_path_factory.mktemp("devset4"))
+    yield kb
+    kb.close()
+
+
+@pytest.fixture(scope="module")
+def devset4_report(devset4_store: KnowledgeStore, embedder: Embedder) -> Report:
+    return eval_devset(DEVSET4, devset4_store, embedder, PipelineSettings())
+
+
+def test_the_fourth_devset_is_labelled_and_licensed() -> None:
+    text = (DEVSET4 / "questions.yaml").read_text(encoding="utf-8")
+    cases = parse_cases(text, fmt="yaml")
+    answerable = [c for c in cases if c.expect == "answer"]
+    assert len(answerable) >= 50
+    assert all(c.urls and c.contains for c in answerable)
+    assert len([c for c in cases if c.kind == "uncovered"]) >= 20
+    assert 3 <= len([c for c in cases if c.kind == "off_topic"]) <= 5
+    assert f"url_base: {URL_BASE}" in text
+    assert len(list((DEVSET4 / "docs").rglob("*.md"))) >= 40
+    assert (DEVSET4 / "LICENSE.txt").is_file()
+
+
+def test_every_label_names_a_section_that_states_its_phrases() -> None:
+    # A label is only worth measuring against if the section it names exists (as the folder
+    # reader anchors it) and says what the answer must say.
+    sections: dict[str, str] = {}
+    for doc in read_folder(DEVSET4 / "docs", url_base=URL_BASE):
+        for s in getattr(doc, "sections", ()):
+            sections[f"{doc.url}#{s.anchor}" if s.anchor else doc.url] = s.text
+    cases = parse_cases((DEVSET4 / "questions.yaml").read_text(encoding="utf-8"), fmt="yaml")
+    wrong: list[str] = []
+    for case in (c for c in cases if c.expect == "answer"):
+        named = [sections[u] for u in case.urls if u in sections]
+        if not named:
+            wrong.append(f"{case.question}: no such section {case.urls}")
+        wrong += [
+            f"{case.question}: {p!r} not in {case.urls}"
+            for p in case.contains
+            if not states("\n".join(named), [p])
+        ]
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.timeout(900)
+def test_fourth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
+    devset4_report: Report,
+) -> None:
+    m = devset4_report.metrics()
+    table = devset4_report.table()
+    assert m["hit_at_k"] >= 0.0, table
+    assert m["cited_right"] >= 0.0, table
+    assert m["fact_stated"] >= 0.0, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.0, table
+    assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
