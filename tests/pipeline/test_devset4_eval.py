@@ -70,10 +70,15 @@ def test_every_label_names_a_section_that_states_its_phrases() -> None:
 def test_fourth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     devset4_report: Report,
 ) -> None:
+    # Measured when set (offline, MiniLM, main at 4c8aec2, questions committed before the
+    # first run): hit@6 93.8%, MRR 0.748, cited right 76.5%, fact stated 58.0%, 11/22
+    # uncovered and 4/4 off-topic clean (devset3 in the same run: 83.3%, 68.3%, 55.0%,
+    # 14/20). These floors catch a regression; the gap to issue 12's acceptance is the work
+    # (tests/devset4/ANALYSIS.md classes every miss).
     m = devset4_report.metrics()
     table = devset4_report.table()
-    assert m["hit_at_k"] >= 0.0, table
-    assert m["cited_right"] >= 0.0, table
-    assert m["fact_stated"] >= 0.0, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.0, table
+    assert m["hit_at_k"] >= 0.91, table
+    assert m["cited_right"] >= 0.74, table
+    assert m["fact_stated"] >= 0.55, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.45, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
