@@ -256,7 +256,6 @@ def _regions(quote_norm: str, text: str) -> list[tuple[int, int]] | None:
     drift = abs(len(text) - len(folded))
     width = max(len(quote_norm) // 2, 16)
     votes: Counter[int] = Counter()
-    used = 0
     for anchor, at in anchors:
         positions: list[int] = []
         pos = folded.find(anchor)
@@ -265,10 +264,9 @@ def _regions(quote_norm: str, text: str) -> list[tuple[int, int]] | None:
             pos = folded.find(anchor, pos + 1)
         if not positions or len(positions) > _MAX_HITS_PER_ANCHOR:
             continue
-        used += 1
         for bucket in {(p - at) // width for p in positions}:
             votes[bucket] += 1
-        if used >= 3 and votes.most_common(1)[0][1] >= 3:
+        if max(votes.values()) >= 3:
             break  # three distinctive pieces agree: that is the place
     if not votes:
         return []
@@ -322,17 +320,14 @@ def _best(quote_norm: str, text: str, threshold: float) -> _Match | None:
         else:
             region, index = normalize_map(text[lo:hi])
         found = _align(quote_norm, region, cutoff)
-        if found is None:
+        if found is None or found[2] <= found[1]:
             continue
-        score, ds, de = found
-        if de <= ds:
-            continue
-        score, ds, de = _stretch(quote_norm, region, score, ds, de)
+        score, ds, de = _stretch(quote_norm, region, *found)
         match = _Match(score, lo + index[ds], lo + index[de - 1] + 1)
         if best is None or match.score > best.score:
             best = match
         if score >= 100.0:
-            break
+            break  # no later region can score higher
     return best
 
 
@@ -418,7 +413,7 @@ def _check(claim: _Claim, answer: CitedAnswer, threshold: float) -> QuoteCheck:
         if best is None or (match.verified, match.score) > (best[0].verified, best[0].score):
             best = (match, ref, source)
         if match.verified and match.score >= 100.0:
-            break
+            break  # no later source can do better
     if best is None:
         return QuoteCheck(
             quote=claim.text,
