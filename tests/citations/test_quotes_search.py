@@ -26,8 +26,8 @@ from citations.quotes import _anchors, _regions
 
 @functools.cache
 def _filler(size: int, seed: int = 7) -> str:
-    """Sentences of made-up lower-case words of two to nine letters (never five letters
-    twice in a row that a test's own words could collide with)."""
+    """Sentences of made-up lower-case words of two to nine letters, none with a q, x,
+    y or z: the tests' own made-up words have one, so the filler never holds them."""
     rng = random.Random(seed)
     words = [
         "".join(rng.choice("abcdefghijklmnoprstuvw") for _ in range(rng.randint(2, 9)))
@@ -93,10 +93,10 @@ def _only(quote: str, *kept: str) -> str:
 
 # Two made-up words that the filler never holds, and a quote whose only distinctive
 # pieces are these two words (its runs of three words are all under 12 characters).
-_RARE_QUOTE = "so qzxvy is on a wjkpf at us"
+_RARE_QUOTE = "so qzxvy is on a wjkpz at us"
 
 
-def _with_repeats(times: int, word: str = "qzxvy", other: str = "wjkpf") -> str:
+def _with_repeats(times: int, word: str = "qzxvy", other: str = "wjkpz") -> str:
     """The quote at the start of an 8,000-character source whose later part repeats
     ``word`` and ``other`` so that each occurs ``times`` times in all."""
     tail = " ".join(f"A {word}. B {other}." for _ in range(times - 1))
@@ -104,7 +104,7 @@ def _with_repeats(times: int, word: str = "qzxvy", other: str = "wjkpf") -> str:
 
 
 def test_a_piece_found_more_than_64_times_does_not_lead_the_search() -> None:
-    assert [a for a, _ in _anchors(_RARE_QUOTE)] == ["qzxvy", "wjkpf"]
+    assert [a for a, _ in _anchors(_RARE_QUOTE)] == ["qzxvy", "wjkpz"]
     # 64 occurrences (_MAX_HITS_PER_ANCHOR) still vote; the place both words agree
     # on is the quote's
     at_limit = _with_repeats(64)
@@ -125,8 +125,8 @@ def test_a_piece_at_the_very_start_of_the_source_is_found() -> None:
 
 
 def test_a_common_piece_is_passed_over_and_the_next_one_leads() -> None:
-    # "qzxvy" occurs 65 times and is skipped; "wjkpf", once, still finds the quote
-    text = _with_repeats(65, other="cmnbv")
+    # "qzxvy" occurs 65 times and is skipped; "wjkpz", once, still finds the quote
+    text = _with_repeats(65, other="cmnbz")
     assert match_quote(_RARE_QUOTE, text) == QuoteMatch(True, 100.0, 0, len(_RARE_QUOTE))
 
 
@@ -145,8 +145,8 @@ def _decoyed(decoys: int) -> tuple[str, str]:
     """A source where ``decoys`` places hold both of the quote's rare words at the
     quote's spacing (two votes each) and the real place holds only one of them verbatim:
     its other word is spelt as the quote misspells it (one vote)."""
-    real = "So qzxvy is on a wjkpg at us."  # the quote writes "wjkpf": a slip
-    decoy = _only(_RARE_QUOTE, "qzxvy", "wjkpf")  # nothing else in common with the quote
+    real = "So qzxvy is on a wjkpy at us."  # the quote writes "wjkpz": a slip
+    decoy = _only(_RARE_QUOTE, "qzxvy", "wjkpz")  # nothing else in common with the quote
     parts = [_filler(1_000, seed=s) + " " + decoy + " " for s in range(decoys)]
     text = "".join(parts) + _filler(2_000, seed=9) + " " + real + " " + _filler(4_000, seed=10)
     return text, real
@@ -278,11 +278,23 @@ def test_a_region_stretches_by_how_much_folding_changed_the_source() -> None:
     assert _regions(quote, text) == [(4_818, 5_443)]
 
 
+def test_a_region_from_the_second_character_maps_back_from_its_own_start() -> None:
+    # 2,100 ligatures fold to 6,300 characters, so the region stretches by 4,200 of
+    # drift each way; with the quote placed here it runs from the source's second
+    # character to its end: offsets found in it are counted from that character
+    quote = "the retention period for audit logs is 90 days"
+    body = _filler(6_000)
+    text = "ﬃ" * 2_100 + body[:185] + " " + quote + " " + body[185:]
+    assert _regions(quote, text) == [(1, len(text))]
+    match = match_quote(quote, text)
+    assert match.start is not None and text[match.start : match.end] == quote
+
+
 # -- when the vote stops ----------------------------------------------------------
 # Two quotes whose distinctive pieces are known exactly: no word but these is five
 # letters long and no three words make 12 characters, except "keep your old".
-_VOTED = "keep your old x y kappaxx y z sigmax y z theta y z omega"
-_SETTLED = "x y kappaxx y z sigmax y z theta y z omega"
+_VOTED = "keep your old x y kappaxx y z sigmax y z thetax y z omegax"
+_SETTLED = "x y kappaxx y z sigmax y z thetax y z omegax"
 
 
 def _places(*places: str) -> str:
@@ -296,31 +308,31 @@ def test_pieces_that_do_not_agree_yet_do_not_stop_the_search() -> None:
         "keep your old",
         "kappaxx",
         "sigmax",
-        "theta",
-        "omega",
+        "thetax",
+        "omegax",
     ]
     # four decoys hold the first two pieces at the quote's spacing (two votes each);
-    # the real place misspells them ("yuor", "kappayx": slips the check forgives) and
-    # holds the last three (three votes). After three pieces no place has three votes,
+    # the real place has them with a slip ("yuor", "kappayx", which the check forgives)
+    # and holds the last three verbatim (three votes). After three pieces no place has three votes,
     # so the search goes on until the real place has them.
     decoy = _only(_VOTED, "keep your old", "kappaxx")
-    real = "keep yuor old x y kappayx y z sigmax y z theta y z omega"
+    real = "keep yuor old x y kappayx y z sigmax y z thetax y z omegax"
     text = _places(decoy, decoy, decoy, decoy, real)
     match = match_quote(_VOTED, text)
     assert (match.verified, match.start) == (True, text.index(real))
 
 
 def test_three_pieces_agreeing_on_a_place_settle_it() -> None:
-    assert [a for a, _ in _anchors(_SETTLED)] == ["kappaxx", "sigmax", "theta", "omega"]
+    assert [a for a, _ in _anchors(_SETTLED)] == ["kappaxx", "sigmax", "thetax", "omegax"]
     # "lead" holds the first three pieces (three votes: the search stops there);
-    # three decoys hold the first two, and the real place, which misspells the first,
-    # has two votes when the search stops. Four places are aligned: the lead and the
+    # three decoys hold the first two, and the real place, which has the first with a
+    # slip ("kappyxx"), has two votes when the search stops. Four places are aligned: the lead and the
     # decoys, which hold nothing else of the quote, so the quote is not found. The
     # fourth piece, which would have given the real place its third vote, is never
     # looked for: three agreeing pieces are taken to be enough.
-    lead = _only(_SETTLED, "kappaxx", "sigmax", "theta")
+    lead = _only(_SETTLED, "kappaxx", "sigmax", "thetax")
     decoy = _only(_SETTLED, "kappaxx", "sigmax")
-    real = "x y kappyxx y z sigmax y z theta y z omega"
+    real = "x y kappyxx y z sigmax y z thetax y z omegax"
     text = _places(lead, decoy, decoy, decoy, real)
     assert match_quote(_SETTLED, text) == QuoteMatch(False, 0.0, reason="not found in the source")
     # without the lead, the real place is among the four aligned
@@ -400,15 +412,3 @@ def test_quoted_parts_out_of_order_are_refused_even_from_the_first_character() -
     text = "(Old keys expire after a day.) New keys never expire."
     match = match_quote("Old keys expire after a day ... (Old keys", text)
     assert match == QuoteMatch(False, 100.0, reason="the quoted parts appear in a different order")
-
-
-def test_a_region_from_the_second_character_maps_back_from_its_own_start() -> None:
-    # 2,100 ligatures fold to 6,300 characters, so the region stretches by 4,200 of
-    # drift each way; with the quote placed here it runs from the source's second
-    # character to its end: offsets found in it are counted from that character
-    quote = "the retention period for audit logs is 90 days"
-    body = _filler(6_000)
-    text = "ﬃ" * 2_100 + body[:185] + " " + quote + " " + body[185:]
-    assert _regions(quote, text) == [(1, len(text))]
-    match = match_quote(quote, text)
-    assert match.start is not None and text[match.start : match.end] == quote
