@@ -66,8 +66,8 @@ def test_metadata_is_what_llama_index_stores_for_the_node() -> None:
 def test_rows_schema_and_indexes_match_the_llama_index_adapter_and_lancedb(
     tmp_path: Path,
 ) -> None:
-    """Same chunks written both ways: same schema, same rows, and the full-text index
-    built with the settings lancedb's ``FTS()`` uses."""
+    """Same chunks written both ways: the adapter's schema and rows, plus the ``search``
+    column, and the full-text index built with the settings lancedb's ``FTS()`` uses."""
     import lance
     from lancedb.index import FTS
 
@@ -91,15 +91,62 @@ def test_rows_schema_and_indexes_match_the_llama_index_adapter_and_lancedb(
 
     theirs, ours = lance.dataset(str(tmp_path / "a" / "t.lance")), writer._dataset()
     assert ours is not None
-    assert ours.schema == theirs.schema
-    assert ours.to_table().to_pylist() == theirs.to_table().to_pylist()
+    assert ours.schema.names == [*theirs.schema.names, "search"]
+    for field in theirs.schema:
+        assert ours.schema.field(field.name) == field
+    their_columns = theirs.schema.names
+    assert ours.to_table(columns=their_columns).to_pylist() == theirs.to_table().to_pylist()
+    assert ours.to_table(columns=["search"]).column(0).to_pylist() == [c.text for c in chunks]
     assert ours.data_storage_version == theirs.data_storage_version
 
-    def params(dataset: lance.LanceDataset) -> object:
-        return dataset.stats.index_stats("text_idx")["indices"][0]["params"]
+    def params(dataset: lance.LanceDataset, name: str) -> object:
+        return dataset.stats.index_stats(name)["indices"][0]["params"]
 
-    assert params(ours) == params(theirs)
-    assert {i["name"] for i in ours.list_indices()} == {"text_idx", "doc_id_idx"}
+    assert params(ours, "search_idx") == params(theirs, "text_idx")
+    assert {i["name"] for i in ours.list_indices()} == {"search_idx", "doc_id_idx"}
+
+
+def test_lancedb_and_the_adapter_still_search_and_write_the_table(tmp_path: Path) -> None:
+    """lancedb's full-text search names no column and finds the one index; rows the
+    adapter adds get their ``search`` text at the next index upkeep."""
+    import lancedb
+
+    from connectors.knowledge.store.base import chunk_node
+    from connectors.knowledge.store.lancedb_vectors import CitebotLanceDBVectorStore
+
+    chunks = _chunks()
+    writer = LanceWriter(tmp_path / "t.lance")
+    writer.add(chunks[:1], [[0.25] * 8])
+    writer.ensure_indexes(vector_index_rows=100)
+    table = lancedb.connect(str(tmp_path)).open_table("t")
+    found = table.search("refunds", query_type="fts").limit(5).to_list()
+    assert [row["text"] for row in found] == [chunks[0].text]
+
+    node = chunk_node(chunks[1])
+    node.embedding = [-0.5] * 8
+    CitebotLanceDBVectorStore(uri=str(tmp_path), table_name="t", mode="append").add([node])
+    writer.ensure_indexes(vector_index_rows=100)
+    dataset = writer._dataset()
+    assert dataset is not None
+    rows = dataset.to_table(columns=["text", "search"]).to_pylist()
+    assert sorted(r["search"] for r in rows) == sorted(c.text for c in chunks)
+
+
+def test_a_table_without_the_search_column_gets_it_at_the_next_write(tmp_path: Path) -> None:
+    """A table that the adapter (``citebot store migrate``) or an older citebot wrote."""
+    from connectors.knowledge.store.base import chunk_node
+    from connectors.knowledge.store.lancedb_vectors import CitebotLanceDBVectorStore
+
+    chunks = _chunks()
+    node = chunk_node(chunks[0])
+    node.embedding = [0.25] * 8
+    CitebotLanceDBVectorStore(uri=str(tmp_path), table_name="t", mode="create").add([node])
+    writer = LanceWriter(tmp_path / "t.lance")
+    writer.add(chunks[1:], [[-0.5] * 8])
+    dataset = writer._dataset()
+    assert dataset is not None
+    rows = dataset.to_table(columns=["text", "search"]).to_pylist()
+    assert [r["search"] for r in rows] == [c.text for c in chunks]
 
 
 def test_deletes_take_many_documents_in_one_commit_and_quote_them(tmp_path: Path) -> None:

@@ -311,3 +311,41 @@ async def test_one_chunk_per_section_comes_first(data_dir: Path) -> None:
     assert len({h.source.url for h in retrieved}) == 3
     fused = _synthetic(data_dir / "fused", rows).search("falcon launch", near, top_k=3, scope=None)
     assert [h.source.url.rsplit("#", 1)[1] for h in fused] == ["long", "long", "long"]
+
+
+def test_a_camel_case_name_is_found_by_its_words_and_by_itself(data_dir: Path) -> None:
+    """The full-text index keeps ``TimeStamper`` whole; its words find it too."""
+    same = _unit(1, 0, 0)
+    # last: a tie would keep the vector list's order
+    rows = [
+        ("The first time you call it, the logger is set up.", "time", same),
+        ("Every chain ends with a renderer.", "other", same),
+        ("Add a TimeStamper to the chain.", "camel", same),
+    ]
+    store = _synthetic(data_dir, rows)
+    for question in ["TimeStamper", "time stamper", "which stamper"]:
+        top = store.search(question, same, top_k=1, scope=None)[0]
+        assert top.source.url.endswith("#camel"), question
+
+
+def test_a_snake_case_name_outranks_chunks_with_its_common_parts(data_dir: Path) -> None:
+    """``exc_info`` is more than "exc" and "info": the chunk that names it comes first."""
+    same = _unit(1, 0, 0)
+    rows = [
+        ("More info on exc and info: info about the exc object, info.", "parts", same),
+        ("Unrelated text about rendering.", "other", same),
+        ("Set exc_info to render the exception.", "name", same),
+    ]
+    store = _synthetic(data_dir, rows)
+    top = store.search("what does exc_info do", same, top_k=1, scope=None)[0]
+    assert top.source.url.endswith("#name")
+
+
+def test_a_lone_full_text_match_counts_as_the_best_of_its_list() -> None:
+    """Min-max over one row has no spread: that row matched, so it is the best of its list,
+    not the worst (lancedb's scaling makes it 0, like a row that did not match)."""
+    from connectors.knowledge.store.lance_search import fuse
+
+    ranked = fuse([(1, 0.2), (2, 0.25), (3, 0.4)], [(2, 7.5)], 0.5)
+    assert [row for row, _ in ranked] == [2, 1, 3]
+    assert [row for row, _ in fuse([(1, 0.2), (2, 0.2)], [], 0.5)] == [1, 2]

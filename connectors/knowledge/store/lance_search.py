@@ -2,11 +2,16 @@
 
 ``import lancedb`` costs about 1.5 CPU seconds (most of it ``lance_namespace``,
 which it imports at top level), ``import lance`` about a third of that, and
-the files are the same. Writes still go through lancedb (``lancedb_vectors.py``);
-a question never loads it. The search is the one lancedb runs for a hybrid
+the files are the same. Writes go through ``lance`` too (``lance_writer.py``);
+a question never loads lancedb. The search is the one lancedb runs for a hybrid
 query with ``LinearCombinationReranker``: a vector leg and a full-text leg,
 each scaled to 0..1 by min-max, fused as ``weight * (1 - distance) +
-(1 - weight) * score``, a row missing from one leg counting as the worst there.
+(1 - weight) * score``, a row missing from one leg counting as the worst there
+(and a leg whose rows all score the same counting them all as the best: lancedb
+scores a lone full-text match 0, as if it had not matched).
+
+The full-text leg reads the ``search`` column: the chunk's text and its identifier
+terms (``identifiers.py``), searched with the question's own terms added the same way.
 
 Each leg brings a deep pool (``StoreSettings.candidates`` × top_k rows): min-max
 scaling over a shallow pool moves with the pool's depth, and a row that ranks 9th
@@ -21,17 +26,20 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .identifiers import with_identifier_terms
 from .ranking import sections_first
 
 if TYPE_CHECKING:
     import lance
 
-__all__ = ["LanceReader", "fuse", "quote", "scope_where"]
+__all__ = ["SEARCH_COLUMN", "TEXT_COLUMN", "LanceReader", "fuse", "quote", "scope_where"]
 
 #: fused rows read per row kept, to find each section's best chunk among them
 WINDOW = 4
 
 TEXT_COLUMN = "text"
+#: what the full-text index reads: the text and its identifier terms (``lance_writer``)
+SEARCH_COLUMN = "search"
 VECTOR_COLUMN = "vector"
 #: partitions probed when the table has a vector index (the LlamaIndex adapter's default)
 NPROBES = 20
@@ -50,7 +58,8 @@ def scope_where(scope: Sequence[str] | None) -> str | None:
 
 
 def _scaled(leg: Sequence[tuple[int, float]]) -> dict[int, float]:
-    """Each row's value scaled to 0..1 by min-max (all 0 when they are equal)."""
+    """Each row's value scaled to 0..1 by min-max (all 1 when they are equal: a row in the
+    leg is better than any row missing from it, which counts as 0)."""
     if not leg:
         return {}
     values = [v for _, v in leg]
@@ -58,7 +67,7 @@ def _scaled(leg: Sequence[tuple[int, float]]) -> dict[int, float]:
     spread = high - low
     if spread:
         return {row: (v - low) / spread for row, v in leg}
-    return {row: v - low for row, v in leg} if high else dict(leg)
+    return dict.fromkeys((row for row, _ in leg), 1.0)
 
 
 def fuse(
@@ -68,15 +77,17 @@ def fuse(
 ) -> list[tuple[int, float]]:
     """Row ids by fused relevance, best first: ``(row id, distance)`` from the vector leg
     and ``(row id, score)`` from the full-text leg."""
-    distances, scores = _scaled(vector_leg), _scaled(text_leg)
+    # closeness: a distance scaled to 0..1 and turned round, so the nearest row is 1
+    closeness = _scaled([(row, -distance) for row, distance in vector_leg])
+    scores = _scaled(text_leg)
     if not scores:
-        fused = {row: 1.0 - d for row, d in distances.items()}
-    elif not distances:
+        fused = closeness
+    elif not closeness:
         fused = scores
     else:
         fused = {
-            row: weight * (1.0 - distances.get(row, 1.0)) + (1.0 - weight) * scores.get(row, 0.0)
-            for row in {**distances, **scores}
+            row: weight * closeness.get(row, 0.0) + (1.0 - weight) * scores.get(row, 0.0)
+            for row in {**closeness, **scores}
         }
     # stable: ties keep the vector leg's order, then the text leg's, as lancedb's sort does
     return sorted(fused.items(), key=lambda item: -item[1])
@@ -97,12 +108,14 @@ class LanceReader:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._dataset: lance.LanceDataset | None = None
+        self._indexed: str | None = None
 
     def exists(self) -> bool:
         return self._dataset is not None or self.path.is_dir()
 
     def refresh(self) -> None:
         self._dataset = None
+        self._indexed = None
 
     def dataset(self) -> lance.LanceDataset | None:
         if self._dataset is None and self.path.is_dir():
@@ -139,15 +152,25 @@ class LanceReader:
         rows = dataset.to_table(columns=[TEXT_COLUMN, "metadata"], filter=where, limit=limit)
         return [(str(r[TEXT_COLUMN] or ""), dict(r["metadata"])) for r in rows.to_pylist()]
 
-    def has_text_index(self) -> bool:
+    def text_index(self) -> str | None:
+        """The column the full-text index reads: ``search``, or ``text`` in a table that an
+        older citebot wrote and nothing has written since (None: no index yet)."""
         dataset = self.dataset()
         if dataset is None:
-            return False
-        return any(
-            str(index.get("type", "")).lower() in {"inverted", "fts"}
-            and list(index.get("fields", [])) == [TEXT_COLUMN]
+            return None
+        if self._indexed is not None:
+            return self._indexed
+        indexed = {
+            column
             for index in dataset.list_indices()
-        )
+            if str(index.get("type", "")).lower() in {"inverted", "fts"}
+            for column in index.get("fields", [])
+        }
+        self._indexed = next((c for c in (SEARCH_COLUMN, TEXT_COLUMN) if c in indexed), None)
+        return self._indexed
+
+    def has_text_index(self) -> bool:
+        return self.text_index() is not None
 
     def search(
         self,
@@ -173,12 +196,23 @@ class LanceReader:
             "limit": depth,
             "disable_scoring_autoprojection": True,
         }
-        near = {"column": VECTOR_COLUMN, "q": list(vector), "k": depth, "nprobes": NPROBES}
+        near = {
+            "column": VECTOR_COLUMN,
+            "q": list(vector),
+            "k": depth,
+            "nprobes": NPROBES,
+            "metric": "cosine",
+        }
         # Both legs return row ids and scores only; the rows that make the cut are read once,
         # afterwards. Reading every column in each leg cost twice the CPU of the whole search
         # at 100k chunks (a random-access read of the metadata struct for every candidate).
         by_vector = dataset.to_table(columns=["_distance"], nearest=near, **common)
-        by_text = dataset.to_table(columns=["_score"], full_text_query=query, **common)
+        column = self.text_index() or SEARCH_COLUMN
+        if column == SEARCH_COLUMN:
+            query = with_identifier_terms(query)
+        by_text = dataset.to_table(
+            columns=["_score"], full_text_query={"query": query, "columns": [column]}, **common
+        )
         ranked = fuse(_leg(by_vector, "_distance"), _leg(by_text, "_score"), weight)
         ranked = ranked[: limit * WINDOW]
         if not ranked:

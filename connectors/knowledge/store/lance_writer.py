@@ -1,10 +1,14 @@
 """Writing the LanceDB table with ``lance`` itself: rows, deletes, indexes.
 
 The table is the one ``llama-index-vector-stores-lancedb`` writes (the same
-columns, the node as JSON in the metadata) and the indexes are the ones lancedb
-builds (same names, same full-text settings), so lancedb and LlamaIndex read it
-as before. Neither is imported: together about three CPU seconds, a third of a
-small ingest's whole cost.
+columns, the node as JSON in the metadata) plus one: ``search``, the text that
+the full-text index reads (the chunk's text and its identifier terms,
+``identifiers.py``). The index has lancedb's full-text settings, and lancedb
+searches every indexed column when none is named, so lancedb and LlamaIndex read
+the table as before. Neither is imported: together about three CPU seconds, a
+third of a small ingest's whole cost. A table without ``search`` (written by the
+LlamaIndex adapter, as ``citebot store migrate`` does, or by an older citebot)
+gets it at the next write or index upkeep.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from connectors.knowledge.chunking import Chunk
 
-from .lance_search import TEXT_COLUMN, VECTOR_COLUMN, quote
+from .identifiers import with_identifier_terms
+from .lance_search import SEARCH_COLUMN, TEXT_COLUMN, VECTOR_COLUMN, quote
 from .nodes import node_metadata
 
 if TYPE_CHECKING:
@@ -72,8 +77,31 @@ def _schema(dimension: int) -> pa.Schema:
                 "metadata",
                 pa.struct([pa.field(n, pa.type_for_alias(t)) for n, t in _METADATA_FIELDS]),
             ),
+            pa.field(SEARCH_COLUMN, pa.string()),
         ]
     )
+
+
+def _search_texts(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """The ``search`` column for rows that have only their text (``add_columns``)."""
+    import pyarrow as pa
+
+    texts = batch.column(TEXT_COLUMN).to_pylist()
+    values = [with_identifier_terms(t or "") for t in texts]
+    return pa.RecordBatch.from_arrays([pa.array(values, pa.string())], [SEARCH_COLUMN])
+
+
+def _with_search_column(dataset: lance.LanceDataset) -> lance.LanceDataset:
+    """The dataset with its ``search`` column, computed for the rows there are."""
+    if SEARCH_COLUMN not in dataset.schema.names:
+        dataset.add_columns(_search_texts, read_columns=[TEXT_COLUMN])
+    return dataset
+
+
+def _fill_search_column(dataset: lance.LanceDataset) -> None:
+    """Rows that the adapter appended to a table with a ``search`` column have none: they
+    are searched by their text alone (their identifier terms need the chunk's writer)."""
+    dataset.update({SEARCH_COLUMN: TEXT_COLUMN}, where=f"{SEARCH_COLUMN} IS NULL")
 
 
 class LanceWriter:
@@ -109,6 +137,7 @@ class LanceWriter:
                 pa.FixedSizeListArray.from_arrays(pa.array(matrix.reshape(-1)), dimension),
                 pa.array([c.text for c in chunks], pa.string()),
                 pa.array([node_metadata(c) for c in chunks], schema.field("metadata").type),
+                pa.array([with_identifier_terms(c.text) for c in chunks], pa.string()),
             ],
             schema=schema,
         )
@@ -116,7 +145,7 @@ class LanceWriter:
         if dataset is None:
             lance.write_dataset(table, str(self.path), mode="create")
         else:
-            lance.write_dataset(table, dataset, mode="append")
+            lance.write_dataset(table, _with_search_column(dataset), mode="append")
         return len(chunks)
 
     def delete(self, document_refs: Sequence[str]) -> None:
@@ -135,12 +164,14 @@ class LanceWriter:
         dataset = self._dataset()
         if dataset is None:
             return
+        dataset = _with_search_column(dataset)
+        _fill_search_column(dataset)
         existing = {tuple(i["fields"]) for i in dataset.list_indices()}
         # small fragments, one per write, merged before indexing (lancedb's optimize)
         dataset.optimize.compact_files()
-        if (TEXT_COLUMN,) not in existing:
+        if (SEARCH_COLUMN,) not in existing:
             dataset.create_scalar_index(
-                TEXT_COLUMN, "INVERTED", name=f"{TEXT_COLUMN}_idx", replace=True, **FULL_TEXT
+                SEARCH_COLUMN, "INVERTED", name=f"{SEARCH_COLUMN}_idx", replace=True, **FULL_TEXT
             )
         rows = dataset.count_rows()
         if (VECTOR_COLUMN,) not in existing and rows >= vector_index_rows:

@@ -39,6 +39,7 @@ from connectors.errors import StoreError, one_line
 from connectors.knowledge.chunking import document_ref
 
 from .base import KnowledgeStore, hybrid_options
+from .identifiers import FIELD as IDENTIFIERS
 
 if TYPE_CHECKING:
     import weaviate
@@ -185,6 +186,8 @@ def _properties() -> list[Any]:
     return [
         Property(name=TEXT_KEY, data_type=DataType.TEXT),
         Property(name="title", data_type=DataType.TEXT),
+        # searched with the text (a collection made before it gets it from auto-schema)
+        Property(name=IDENTIFIERS, data_type=DataType.TEXT),
         _exact_field("collection"),
         _exact_field("document_key"),
         _exact_field("ref_doc_id"),

@@ -1,7 +1,9 @@
 """LlamaIndex's Weaviate vector store for one citebot collection (see ``weaviate.py``).
 
 Its own module because importing it loads the Weaviate client: ``weaviate.py``
-imports it on the first open, not at start-up.
+imports it on the first open, not at start-up. Each object carries its text's
+identifier terms in a searchable property of their own (``identifiers.py``), and
+a question's keyword query carries its own, as the LanceDB store's index does.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from llama_index.vector_stores.weaviate.utils import get_data_object, to_node
 from weaviate.exceptions import WeaviateQueryError
 
 from connectors.errors import StoreError
+
+from .identifiers import FIELD as IDENTIFIERS
+from .identifiers import identifier_terms, with_identifier_terms
 
 
 def collection_filter(collection: str, extra: Any = None) -> Any:
@@ -53,6 +58,9 @@ class CitebotWeaviateVectorStore(WeaviateVectorStore):
         with self.client.batch.fixed_size(batch_size=self._batch_size) as batch:
             for node in nodes:
                 obj: Any = get_data_object(node=node, text_key=self.text_key)
+                obj.properties[IDENTIFIERS] = " ".join(
+                    identifier_terms(str(obj.properties.get(self.text_key) or ""))
+                )
                 batch.add_object(
                     collection=self.index_name,
                     properties=obj.properties,
@@ -76,11 +84,15 @@ class CitebotWeaviateVectorStore(WeaviateVectorStore):
         params = self.get_query_parameters(query, property_types=None, **kwargs)
         if query.alpha is not None and params["vector"] is not None and query.query_str:
             params["alpha"] = query.alpha  # the integration turns 0.0 (keywords only) into 0.5
+        if params.get("query"):
+            params["query"] = with_identifier_terms(params["query"])
         params["filters"] = collection_filter(self._collection, params.get("filters"))
         try:
             result = self._handle().query.hybrid(**params)
         except WeaviateQueryError as exc:
             raise StoreError(f"Weaviate refused the query: {exc.message}") from None
+        for obj in result.objects:
+            obj.properties.pop(IDENTIFIERS, None)
         return self.parse_query_result(result, query)
 
     def count_rows(self) -> int:
@@ -88,10 +100,12 @@ class CitebotWeaviateVectorStore(WeaviateVectorStore):
 
     def iter_nodes(self) -> Iterator[BaseNode]:
         for obj in self._handle().iterator(include_vector=True):
+            properties = dict(obj.properties)
+            properties.pop(IDENTIFIERS, None)
             yield to_node(
                 {
                     "metadata": obj.metadata,
-                    "properties": dict(obj.properties),
+                    "properties": properties,
                     "vector": dict(obj.vector),
                 },
                 text_key=self.text_key,
