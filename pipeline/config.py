@@ -46,6 +46,8 @@ class PipelineSettings(BaseModel):
     """weight of the question's terms that no chunk of the knowledge base contains"""
     evidence_word_factor: float = Field(0.5, ge=0, le=1)
     """share of that weight for an unknown everyday word (a name, acronym or number counts in full)"""
+    evidence_subject_share: float = Field(0.2, ge=0, le=1)
+    """a code name with an underscore (``log_level``) that the question spells must be in the passage that answers, unless this share of the chunks have it (the docs' subject)"""
     closest_match: bool = True
     """after "I couldn't find this", name the closest passage on the topic (no footnote, no link)"""
     history_tokens: int = Field(1500, ge=0)

@@ -26,13 +26,20 @@ mentions what the question is about. Two signals can:
   "Sanic", "Datadog") that no chunk of the knowledge base contains leaves every passage
   without it, as a missing number does: the knowledge base is not about that thing, however
   close an embedding comes (on a corpus all about one library every passage grades high).
+  A name is matched as written, case aside, never through the stemmer: "PyPy" is not
+  "PyPI". One written as code, with an underscore (``log_level``, ``_record``), must be in
+  the passage itself: a passage about log levels
+  does not answer a question about ``LOG_LEVEL`` because an example elsewhere prints a
+  ``log_level`` key. The docs' own subject (a name in ``evidence_subject_share`` of the
+  chunks) is exempt. Capitalised words and acronyms ("React", "API") need only be known:
+  prose writes them in passing, and an answer need not repeat them.
 - **amounts**: a question that asks for an amount ("how many", "how long", "is there a
   limit") is carried only by a passage whose prose states one (a number, or words such
   as "unlimited" or "twice"). A passage about the thing, with no amount, does not answer
   how much of it there may be.
 
 Terms are lower-cased words without stop words, cut to a crude stem so that
-"cookie" finds "cookies" and "paginate" finds "pagination".
+"cookie" finds "cookies" and "paginate" finds "pagination"; names keep their spelling.
 
 A passage's **support** is ``grade + 0.5 * coverage - 0.7 * unknown``; the knowledge
 base answers only when its best carrying passage reaches 0.84 (``PipelineSettings.evidence_*``). Fitted on
@@ -60,9 +67,10 @@ from pipeline.text import FENCED as _FENCE
 log = logging.getLogger("citebot.pipeline.evidence")
 
 _WORD = re.compile(r"[^\W_]+")
+#: a word as written, identifiers whole: ``log_level``, ``_record``, ``PyPy``
+_TOKEN = re.compile(r"\w+")
 # mkdocstrings directives and admonition titles: API listings, not prose
 _LISTING = re.compile(r"^[ \t]*(?::::|\?\?\?|!!!).*$", re.M)
-_INLINE_CODE = re.compile(r"`([^`\n]+)`")
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|“([^”\n]+)”")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _SENTENCE_END = re.compile(r"[.?!:;]$")
@@ -81,6 +89,11 @@ _AMOUNT_STATED = re.compile(
 )
 #: what no passage may lack when the question asks for an amount (see ``Evidence.missing``)
 AMOUNT = "<amount>"
+#: a name that this share of the chunks have is the documents' subject, not a detail
+#: (``PipelineSettings.evidence_subject_share``)
+SUBJECT_SHARE = 0.2
+#: marks a term that matches only as written (see :func:`spelled_as`); no stem has it
+EXACT = "="
 
 _STOP_WORDS = """
     a about above after again against all also am an and any anything are as at away
@@ -170,33 +183,50 @@ def split_code(text: str) -> Parts:
 class Lexicon:
     """Document frequencies of terms over the knowledge base's chunks."""
 
-    def __init__(self, frequencies: Counter[str], documents: int) -> None:
+    def __init__(
+        self, frequencies: Counter[str], documents: int, spellings: Counter[str] | None = None
+    ) -> None:
         self.df = frequencies
         self.n = documents
+        #: document frequencies of the words as written (lower-cased, identifiers whole),
+        #: for the names a question spells (see :func:`spelled_as`)
+        self.spellings: Counter[str] = spellings if spellings is not None else Counter()
 
     @classmethod
     def build(cls, texts: Iterable[str]) -> Lexicon:
         df: Counter[str] = Counter()
+        spellings: Counter[str] = Counter()
         n = 0
         for text in texts:
             # a chunk counts once per term: the set of its distinct words, stemmed
-            words = set(_WORD.findall(text.lower()))
+            lower = text.lower()
+            words = set(_WORD.findall(lower))
             df.update({stem(w) for w in words if len(w) > 1 and w not in STOP} - _STOP_STEMS)
+            spellings.update(set(_TOKEN.findall(lower)))
             n += 1
-        return cls(df, n)
+        return cls(df, n, spellings)
 
     def including(self, texts: Iterable[str]) -> Lexicon:
         """These statistics with ``texts`` counted as more chunks."""
         extra = Lexicon.build(texts)
-        return Lexicon(self.df + extra.df, self.n + extra.n)
+        return Lexicon(self.df + extra.df, self.n + extra.n, self.spellings + extra.spellings)
+
+    def _df(self, term: str) -> int:
+        if term.startswith(EXACT):
+            return self.spellings.get(term[len(EXACT) :], 0)
+        return self.df.get(term, 0)
 
     def idf(self, term: str) -> float:
         """BM25's IDF: about ln(N) for a term no chunk has, near 0 for one every chunk has."""
-        df = self.df.get(term, 0)
+        df = self._df(term)
         return math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
 
     def known(self, term: str) -> bool:
-        return self.df.get(term, 0) > 0
+        return self._df(term) > 0
+
+    def share(self, term: str) -> float:
+        """The share of the chunks that have ``term``."""
+        return self._df(term) / self.n if self.n else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +262,8 @@ class Asked:
     musts: tuple[str, ...] = ()
     #: the names the asker wrote with a capital or a digit ("Sanic", "S3")
     spelled: frozenset[str] = frozenset()
+    #: those written as code, with an underscore (``log_level``): the passage must have them
+    identifiers: frozenset[str] = frozenset()
 
 
 def question_terms(question: str) -> list[str]:
@@ -244,13 +276,62 @@ def asked(
     """The terms of ``question``; must-match terms, and the words the embedder cannot read
     (``vocabulary``: its whole-word tokens, lower-case, when known), come from ``own`` (the
     asker's words, when ``question`` was condensed with a thread's history), else from
-    ``question``: a word the condensing added ("undo" → "revoke") is not the asker's name."""
-    wanted = tuple(question_terms(question))
+    ``question``: a word the condensing added ("undo" → "revoke") is not the asker's name.
+
+    A word written as a name is kept as written (:func:`spelled_as`) and matches only
+    itself: "PyPy" is not "PyPI", and ``log_level`` is not ``add_log_level``."""
     names = _names(question)
+    wanted = tuple(dict.fromkeys(_asked_terms(question)))
     mine = question if own is None else own
     if vocabulary:
         names |= _unreadable(mine, vocabulary)
-    return Asked(terms=wanted, names=names, musts=_musts(mine), spelled=_names(mine))
+    return Asked(
+        terms=wanted,
+        names=names,
+        musts=_musts(mine),
+        spelled=_names(mine),
+        identifiers=_names(mine, identifiers=True),
+    )
+
+
+def spelled_as(word: str) -> str:
+    """The term of a word written as a name: the word itself, lower-cased, never stemmed."""
+    return EXACT + word.lower()
+
+
+def _asked_terms(text: str) -> Iterable[str]:
+    for raw, name in _words_as_written(text):
+        if name:
+            yield spelled_as(raw)
+        else:
+            yield from terms(raw)
+
+
+def _words_as_written(text: str) -> Iterable[tuple[str, bool]]:
+    """Each word of ``text`` (identifiers whole, edge underscores kept), and whether it is
+    written as a name: a capital inside a sentence or inside the word, a digit, or an
+    underscore inside (``log_level``, ``_record``)."""
+    start = True
+    for raw in text.split():
+        for word in _TOKEN.findall(raw):
+            inner = word.strip("_")
+            if len(inner) < 2 or word.lower() in STOP:
+                continue
+            name = (
+                any(c.isdigit() for c in inner)
+                or any(c.isupper() for c in inner[1:])
+                or "_" in word
+                or (not start and inner[0].isupper())
+            )
+            yield word, name
+        start = bool(_SENTENCE_END.search(raw))
+
+
+def _identifier(word: str) -> bool:
+    """Whether ``word`` is written as only code writes names: ``log_level``, ``_record``.
+    CamelCase is not enough: brands are written so too ("FastAPI", "GitHub"), and a question
+    names them as its setting ("my FastAPI app") as often as what it asks about."""
+    return "_" in word
 
 
 def _unreadable(text: str, vocabulary: Collection[str]) -> frozenset[str]:
@@ -293,21 +374,14 @@ _INFLECTIONS = (
 )
 
 
-def _names(text: str) -> frozenset[str]:
-    """Stems of the words written as names: a capital inside a sentence, or a digit."""
-    found: set[str] = set()
-    start = True
-    for raw in text.split():
-        for word in _WORD.findall(raw):
-            lower = word.lower()
-            if lower in STOP or len(word) < 2:
-                continue
-            digit = any(c.isdigit() for c in word)
-            inner_capital = any(c.isupper() for c in word[1:])
-            if digit or inner_capital or (not start and word[0].isupper()):
-                found.add(stem(lower))
-        start = bool(_SENTENCE_END.search(raw))
-    return frozenset(found)
+def _names(text: str, *, identifiers: bool = False) -> frozenset[str]:
+    """The terms (:func:`spelled_as`) of the words written as names (only those written as
+    code identifiers, with ``identifiers``)."""
+    return frozenset(
+        spelled_as(word)
+        for word, name in _words_as_written(text)
+        if name and (not identifiers or _identifier(word))
+    )
 
 
 def _musts(text: str) -> tuple[str, ...]:
@@ -322,17 +396,24 @@ def _musts(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def evidence(question: Sequence[str] | Asked, passage: str, lexicon: Lexicon) -> Evidence:
+def evidence(
+    question: Sequence[str] | Asked,
+    passage: str,
+    lexicon: Lexicon,
+    *,
+    subject_share: float = SUBJECT_SHARE,
+) -> Evidence:
     """``question`` is :func:`asked` of the question (or its bare :func:`question_terms`,
-    each then weighed as a name, with nothing that must match)."""
+    each then weighed as a name, with nothing that must match). A name the question spells
+    that at least ``subject_share`` of the chunks have is what the documents are about and
+    need not be in the passage."""
     if not isinstance(question, Asked):
         question = Asked(terms=tuple(question), names=frozenset(question))
     if not question.terms:
         return Evidence(coverage=0.0, unknown_names=0.0)
     parts = split_code(passage)
-    prose = set(terms(parts.prose))
-    prose.update(terms(" ".join(_INLINE_CODE.findall(parts.prose))))
-    code = set(terms(parts.code))
+    prose = set(terms(parts.prose)) | _spellings(parts.prose)
+    code = set(terms(parts.code)) | _spellings(parts.code)
     weights = {t: lexicon.idf(t) for t in question.terms}
     total = sum(weights.values()) or 1.0
     covered = sum(w if t in prose else w / 2 if t in code else 0.0 for t, w in weights.items())
@@ -344,7 +425,15 @@ def evidence(question: Sequence[str] | Asked, passage: str, lexicon: Lexicon) ->
             else:
                 words += w
     # a name the asker wrote that no chunk has: nothing here is about it ("Cloud Run")
-    missing = tuple(t for t in question.spelled if not lexicon.known(t))
+    missing = tuple(t for t in sorted(question.spelled) if not lexicon.known(t))
+    # an identifier this passage lacks: it is not about that thing, though another chunk
+    # may name it (``log_level`` in an example's output), unless it is the docs' subject
+    missing += tuple(
+        t
+        for t in sorted(question.identifiers)
+        if t not in missing and t not in prose and t not in code
+        if lexicon.share(t) < subject_share
+    )
     if question.musts:
         present = prose | code | set(_WORD.findall(_THOUSANDS.sub("", passage).lower()))
         if _AMOUNT_STATED.search(parts.prose):
@@ -356,6 +445,10 @@ def evidence(question: Sequence[str] | Asked, passage: str, lexicon: Lexicon) ->
         unknown_words=words / total,
         missing=missing,
     )
+
+
+def _spellings(text: str) -> set[str]:
+    return {EXACT + w for w in _TOKEN.findall(text.lower())}
 
 
 def support(

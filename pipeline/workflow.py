@@ -469,7 +469,8 @@ class CitebotWorkflow(Workflow):
             # question the knowledge base was never about
             lexicon = lexicon.including(attached)
         wanted = asked(question, own=own, vocabulary=self.embedding_grader.embedder.vocabulary)
-        found = [evidence(wanted, passage, lexicon) for passage in passages]
+        share = self.settings.evidence_subject_share
+        found = [evidence(wanted, p, lexicon, subject_share=share) for p in passages]
         supports = [
             support(
                 grade,

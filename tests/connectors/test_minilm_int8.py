@@ -42,6 +42,27 @@ def test_each_text_gets_its_own_vector_in_order(minilm: MiniLMEmbedding) -> None
     assert together[0] @ together[1] < 0.9999  # not the same vector twice
 
 
+def test_a_vector_does_not_depend_on_the_texts_embedded_with_it(
+    minilm: MiniLMEmbedding,
+) -> None:
+    # int8 activations are scaled per call: texts that shared one moved each other's
+    # vectors, so a grade changed with the order in which a cache filled
+    question = "how do I add the machine's hostname to every log entry?"
+    tokenizer = minilm._loaded().tokenizer
+    length = len(tokenizer.encode(question).ids)
+    words = " ".join(_sample_chunks()).split()
+    peers = [
+        " ".join(words[at : at + n])
+        for at in range(0, 4000, 7)
+        for n in range(4, 16)
+        if len(tokenizer.encode(" ".join(words[at : at + n])).ids) == length
+    ][:7]
+    assert len(peers) == 7
+    alone = minilm.embed([question])[0]
+    assert np.array_equal(minilm.embed([question, *peers])[0], alone)
+    assert np.array_equal(minilm.embed([*peers[3:], question])[-1], alone)
+
+
 def test_an_unwritable_cache_falls_back_to_the_bundled_model(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -15,6 +15,7 @@ from pipeline.evidence import (
     asked,
     evidence,
     question_terms,
+    spelled_as,
     split_code,
     stem,
     support,
@@ -78,7 +79,7 @@ def test_only_the_askers_own_numbers_must_match_not_the_threads() -> None:
     condensed = asked(
         "and how do I undo it? endpoint answers 410 Gone", own="and how do I undo it?"
     )
-    assert condensed.musts == () and "410" in condensed.terms
+    assert condensed.musts == () and spelled_as("410") in condensed.terms
 
 
 def test_an_unknown_name_weighs_more_than_an_unknown_everyday_word() -> None:
@@ -91,7 +92,40 @@ def test_an_unknown_name_weighs_more_than_an_unknown_everyday_word() -> None:
     assert support(0.9, word, **weights) > support(0.9, name, **weights)
     # sentence starts, "I" and acronyms: capitals inside a word or a sentence mark a name
     names = asked("Where is Redis? Where do I use SQLite, says I. Where? PTO.").names
-    assert names == {stem("redis"), stem("sqlite"), stem("pto")}
+    assert names == {spelled_as("Redis"), spelled_as("SQLite"), spelled_as("PTO")}
+
+
+def test_a_spelled_name_matches_only_itself_and_words_still_stem() -> None:
+    lexicon = Lexicon.build([*CORPUS, "Install it from PyPI with pip."])
+    # the word stemmer joins "pypy" and "pypi"; a name the asker spells is not stemmed
+    pypy = evidence(asked("does it run on PyPy?"), "Install it from PyPI with pip.", lexicon)
+    assert pypy.missing == (spelled_as("PyPy"),) and not pypy.carries
+    pypi = evidence(asked("can I get it from PyPI?"), "Install it from PyPI with pip.", lexicon)
+    assert pypi.carries and pypi.unknown == 0
+    # everyday words keep stemming: "cookie" finds "Cookies", names match whatever the case
+    cookie = evidence(asked("where is the cookie of the request?"), CORPUS[0], lexicon)
+    assert cookie.coverage > 0.5
+    assert evidence(asked("what does set_cookie do?"), CORPUS[1], lexicon).carries
+
+
+def test_an_identifier_named_only_in_another_chunk_does_not_carry() -> None:
+    example = "Output: {'event': 'hello', 'log_level': 'info'}"
+    filtering = "Filter by log level: the level methods below the minimum are no-ops."
+    lexicon = Lexicon.build([example, filtering, *CORPUS])
+    question = asked("can I set the minimum log level with an env variable like LOG_LEVEL?")
+    assert spelled_as("log_level") in question.identifiers
+    assert not evidence(question, filtering, lexicon).carries
+    assert evidence(question, example, lexicon).carries
+    # a longer identifier that contains it is another name
+    assert not evidence(question, "Add `add_log_level` to the chain.", lexicon).carries
+    # a name most chunks have is what the documents are about, not a detail to carry
+    about = Lexicon.build(["The Widget_Kit docs.", "Widget_Kit renders.", "Other."])
+    assert evidence(asked("how do I start Widget_Kit?"), "Other.", about).carries
+    # a capitalised name, an acronym or a brand prose also writes need only be known ("my
+    # React frontend … the API", "my FastAPI app": the answer need not say either)
+    brands = Lexicon.build([*CORPUS, "Works with FastAPI and React."])
+    question = asked("is the Session cookie signed in my FastAPI app and React?")
+    assert evidence(question, CORPUS[3], brands).carries
 
 
 def test_terms_found_only_in_code_count_half() -> None:
@@ -214,7 +248,7 @@ def test_a_question_that_asks_for_an_amount_needs_a_passage_that_states_one() ->
 def test_only_the_askers_own_words_are_judged_unreadable() -> None:
     vocabulary = frozenset({"undo", "key"})
     condensed = asked("and how do I revoke delete that? API key", own="and how do I undo that?")
-    assert condensed.names == {stem("api")}  # a capital still marks a name
+    assert condensed.names == {spelled_as("API")}  # a capital still marks a name
     assert asked("how do I revoke a key?", vocabulary=vocabulary).names == {stem("revoke")}
     assert (
         asked(
