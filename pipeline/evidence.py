@@ -35,8 +35,9 @@ mentions what the question is about. Two signals can:
   prose writes them in passing, and an answer need not repeat them.
 - **amounts**: a question that asks for an amount ("how many", "how long", "is there a
   limit") is carried only by a passage whose prose states one (a number, or words such
-  as "unlimited" or "twice"). A passage about the thing, with no amount, does not answer
-  how much of it there may be.
+  as "unlimited" or "twice") in a paragraph or list item that names something the question
+  names. A passage about the thing, with no amount, does not answer how much of it there
+  may be, nor does "these two methods" say how many stack frames a traceback keeps.
 
 Terms are lower-cased words without stop words, cut to a crude stem so that
 "cookie" finds "cookies" and "paginate" finds "pagination"; names keep their spelling.
@@ -74,6 +75,8 @@ _LISTING = re.compile(r"^[ \t]*(?::::|\?\?\?|!!!).*$", re.M)
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|“([^”\n]+)”")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _SENTENCE_END = re.compile(r"[.?!:;]$")
+#: paragraphs and list items: "Defaults to `500`." follows what it is the default of
+_BLOCK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[*+-]|\d+[.)])[ \t])")
 _AMOUNT_ASKED = re.compile(
     r"\bhow (?:many|much|long|big|large|often|old)\b"
     r"|\b(?:what|which) (?:size|number)\b"
@@ -436,7 +439,9 @@ def evidence(
     )
     if question.musts:
         present = prose | code | set(_WORD.findall(_THOUSANDS.sub("", passage).lower()))
-        if _AMOUNT_STATED.search(parts.prose):
+        if AMOUNT in question.musts and _states_amount(
+            parts.prose, question, lexicon, subject_share
+        ):
             present.add(AMOUNT)
         missing += tuple(t for t in question.musts if t not in present)
     return Evidence(
@@ -445,6 +450,19 @@ def evidence(
         unknown_words=words / total,
         missing=missing,
     )
+
+
+def _states_amount(prose: str, question: Asked, lexicon: Lexicon, subject_share: float) -> bool:
+    """Whether a paragraph or list item of ``prose`` states an amount of something the
+    question names: "these two methods" does not say how many stack frames a traceback
+    keeps. The docs' subject ("structlog", in most chunks) names nothing in particular."""
+    specific = {t for t in question.terms if 0 < lexicon.share(t) < subject_share}
+    for block in _BLOCK.split(prose):
+        if _AMOUNT_STATED.search(block) and (
+            not specific or specific & (set(terms(block)) | _spellings(block))
+        ):
+            return True
+    return False
 
 
 def _spellings(text: str) -> set[str]:

@@ -55,11 +55,11 @@ def test_third_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # Then (main at 4b59c6f + names no chunk has leave no passage carrying): cited right
     # 68.3%, fact stated 56.7%, 14/20 uncovered clean. Then (names matched as spelled, code
     # names in the passage itself, int8 vectors independent of their batch): cited 70.0%,
-    # fact 56.7%, 16/20 uncovered clean.
+    # fact 56.7%, 16/20 uncovered clean; and an amount stated about what is asked: 17/20.
     m = devset3_report.metrics()
     table = devset3_report.table()
     assert m["hit_at_k"] >= 0.80, table
     assert m["cited_right"] >= 0.68, table
     assert m["fact_stated"] >= 0.55, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.75, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.80, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

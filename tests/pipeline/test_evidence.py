@@ -243,6 +243,14 @@ def test_a_question_that_asks_for_an_amount_needs_a_passage_that_states_one() ->
     # a number only inside a code block is not stated
     assert not evidence(question, "Cookies:\n```\nassert n == 0\n```", lexicon).carries
     assert asked("how do I set a cookie?").musts == ()
+    # the amount must be of something the question names, in the same paragraph or item
+    # (in docs where cookies are not in every chunk: there, they would name nothing)
+    docs = Lexicon.build([*CORPUS, *(f"Routing page {n}." for n in range(20))])
+    other = "Cookies are set per response.\n\nThese two methods are all you need."
+    assert not evidence(question, other, docs).carries
+    assert evidence(question, other, lexicon).carries
+    item = "* `max_cookies` - how many cookies a response keeps.\n  Defaults to `20`.\n* `path`"
+    assert evidence(question, item, docs).carries
 
 
 def test_only_the_askers_own_words_are_judged_unreadable() -> None:
