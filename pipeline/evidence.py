@@ -27,7 +27,7 @@ mentions what the question is about. Two signals can:
   without it, as a missing number does: the knowledge base is not about that thing, however
   close an embedding comes (on a corpus all about one library every passage grades high).
   A name is matched as written, case aside, never through the stemmer: "PyPy" is not
-  "PyPI". One written as code, with an underscore (``log_level``, ``_record``), must be in
+  "PyPI" (a capitalised word may still be plural: "Task" finds "tasks"). One written as code, with an underscore (``log_level``, ``_record``), must be in
   the passage itself: a passage about log levels
   does not answer a question about ``LOG_LEVEL`` because an example elsewhere prints a
   ``log_level`` key. The docs' own subject (a name in ``evidence_subject_share`` of the
@@ -97,6 +97,8 @@ AMOUNT = "<amount>"
 SUBJECT_SHARE = 0.2
 #: marks a term that matches only as written (see :func:`spelled_as`); no stem has it
 EXACT = "="
+#: marks a term that matches as written, or as its plural
+FOLDED = "~"
 
 _STOP_WORDS = """
     a about above after again against all also am an and any anything are as at away
@@ -205,7 +207,7 @@ class Lexicon:
             lower = text.lower()
             words = set(_WORD.findall(lower))
             df.update({stem(w) for w in words if len(w) > 1 and w not in STOP} - _STOP_STEMS)
-            spellings.update(set(_TOKEN.findall(lower)))
+            spellings.update(_spellings(lower))
             n += 1
         return cls(df, n, spellings)
 
@@ -215,8 +217,8 @@ class Lexicon:
         return Lexicon(self.df + extra.df, self.n + extra.n, self.spellings + extra.spellings)
 
     def _df(self, term: str) -> int:
-        if term.startswith(EXACT):
-            return self.spellings.get(term[len(EXACT) :], 0)
+        if term.startswith((EXACT, FOLDED)):
+            return self.spellings.get(term, 0)
         return self.df.get(term, 0)
 
     def idf(self, term: str) -> float:
@@ -298,8 +300,19 @@ def asked(
 
 
 def spelled_as(word: str) -> str:
-    """The term of a word written as a name: the word itself, lower-cased, never stemmed."""
+    """The term of a word written as a name: the word itself, lower-cased, never stemmed.
+    A capitalised word ("Task", "Cookies") may be singular or plural ("background tasks"),
+    an acronym or a code name ("HTTP", "PyPy") is only itself ("HTTPS", "PyPI" are others)."""
+    if word[:1].isupper() and word[1:].islower() and word.isalpha():
+        return FOLDED + _singular(word.lower())
     return EXACT + word.lower()
+
+
+@functools.lru_cache(maxsize=200_000)
+def _singular(word: str) -> str:
+    if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
+        return word
+    return word[:-3] + "y" if word.endswith("ies") else word[:-1]
 
 
 def _asked_terms(text: str) -> Iterable[str]:
@@ -466,7 +479,8 @@ def _states_amount(prose: str, question: Asked, lexicon: Lexicon, subject_share:
 
 
 def _spellings(text: str) -> set[str]:
-    return {EXACT + w for w in _TOKEN.findall(text.lower())}
+    words = set(_TOKEN.findall(text.lower()))
+    return {EXACT + w for w in words} | {FOLDED + _singular(w) for w in words}
 
 
 def support(

@@ -106,6 +106,12 @@ def test_a_spelled_name_matches_only_itself_and_words_still_stem() -> None:
     cookie = evidence(asked("where is the cookie of the request?"), CORPUS[0], lexicon)
     assert cookie.coverage > 0.5
     assert evidence(asked("what does set_cookie do?"), CORPUS[1], lexicon).carries
+    # but for a plural's ending: "Cookie" is written "Cookies" in the docs
+    assert evidence(asked("how do I read a Cookie?"), CORPUS[0], lexicon).carries
+    assert spelled_as("Policies") == spelled_as("Policy")
+    # an acronym is only itself: HTTPS is not the plural of HTTP
+    https = Lexicon.build([*CORPUS, "Served over HTTPS only."])
+    assert not evidence(asked("do you post over HTTP?"), "Served over HTTPS only.", https).carries
 
 
 def test_an_identifier_named_only_in_another_chunk_does_not_carry() -> None:
