@@ -406,6 +406,14 @@ def test_among_equally_good_sources_the_first_is_linked() -> None:
     assert _checked(_EXACT, _EXACT)[0] == 1
 
 
+def test_quoted_parts_are_looked_for_from_the_first_character() -> None:
+    # the first part is looked for in the whole source: from the second character on
+    # it would match "etention periods..." with a slip, and start one character late
+    text = "Retention periods for audit logs are set per workspace."
+    match = match_quote("Retention periods for audit logs ... per workspace", text)
+    assert match == QuoteMatch(True, 100.0, 0, len(text) - 1)
+
+
 def test_quoted_parts_out_of_order_are_refused_even_from_the_first_character() -> None:
     # the second part starts at the source's very first character, the first part
     # one character later
