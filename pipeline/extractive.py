@@ -7,9 +7,14 @@ How it reads (the units are in ``pipeline/units.py``):
 
 - sentences and list items are scored by their similarity to the question plus
   how much of the question's (IDF-weighted) terms they contain;
+- they are scored as a reader sees them: a cross-reference (``{func}`~a.b.f```,
+  ``:class:`C```, ``{doc}`title <page>```) is its title or last name, a link its text;
+  the answer still quotes them as written;
 - the best one is read in context: the sentence it refers back to ("This …",
-  "For example …"), the sentences after it, and the list or code it announces
-  ("… by default:");
+  "For example …", or the last of the paragraph before), the sentences after it,
+  the list or code it announces ("… by default:"), and the rest of the bullet or
+  admonition it sits in ("This has two drawbacks:" then 1. and 2.);
+- a definition list's entry is one item with its term ("`dict_tracebacks`: Uses …");
 - when the question asks how to do something, the code of the best section is
   the answer's second half, shown as a fenced block and cited like a sentence.
 """
@@ -24,7 +29,8 @@ from dataclasses import dataclass
 from citations.model import Source
 from pipeline.evidence import Lexicon, evidence, question_terms, terms
 from pipeline.graders import EmbeddingGrader
-from pipeline.units import Kind, Unit, units
+from pipeline.text import leans_back, plain
+from pipeline.units import Kind, Unit, block_end, units
 
 #: how much a sentence's share of the question's (IDF-weighted) terms adds to its score
 COVERAGE_WEIGHT = 0.5
@@ -50,13 +56,8 @@ _HOW_TO = re.compile(
     r"example\s+of\b|show\s+me\b)",
     re.I,
 )
-# Sentences that lean on the one before them.
-_REFERS_BACK = re.compile(
-    r"^(?:this|that|these|those|it|they|such|so|thus|then|otherwise|however|instead|"
-    r"also|for\s+example|for\s+instance|in\s+(?:that|this|which)\s+case|in\s+particular|"
-    r"as\s+a\s+result|because\s+of\s+this)\b",
-    re.I,
-)
+# a heading line: what follows it does not lean on what came before
+_HEADING = re.compile(r"^[ \t]*#{1,6}(?:[ \t]|$)", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,13 +102,16 @@ async def extract(
             candidates.append(Pick(rank, unit.start, unit.text, source.id, 0.0, unit.kind))
     if not candidates:
         return "", []
-    scores = await grader.sentence_scores(question, [c.text for c in candidates])
+    # scored as a reader sees them: cross-reference markup and link targets dilute a
+    # sentence's embedding and lend it the terms of dotted paths it never says
+    said = [plain(c.text) for c in candidates]
+    scores = await grader.sentence_scores(question, said)
     wanted = question_terms(question)
     if lexicon is not None:
         # by how much of the question a sentence answers, not by similarity alone
         scores = [
-            s + COVERAGE_WEIGHT * evidence(wanted, c.text, lexicon).coverage
-            for s, c in zip(scores, candidates, strict=True)
+            s + COVERAGE_WEIGHT * evidence(wanted, text, lexicon).coverage
+            for s, text in zip(scores, said, strict=True)
         ]
     ranked = sorted(
         (
@@ -127,7 +131,10 @@ async def extract(
     for pick in ranked[1:]:
         if picked.full or pick.score < floor:
             break
-        picked.add(pick)
+        picked.add_leaning(pick)
+        if pick.text.rstrip().endswith(":"):
+            # what it announces carries on to the end of its bullet ("This has two drawbacks:")
+            picked.read_block(pick)
     if not any(p.kind == "code" for p in picked.chosen):
         if how_to:
             picked.show_code(ranked[0], set(wanted))
@@ -202,25 +209,39 @@ class _Picked:
                 return
             self.add(_unit_pick(lead, unit), counts=False)
 
+    def add_leaning(self, pick: Pick, *, best: bool = False) -> None:
+        """``pick`` with the sentences before it that it leans on ("This …" means the one
+        before it, or the last of the paragraph before when it opens a paragraph). The
+        best may lean on two, which count; a later pick on one, which does not (it is
+        context, and the answer's facts are what the limit is for)."""
+        order = self._order(pick.source_rank)
+        at = next(i for i, u in enumerate(order) if u.start == pick.start)
+        text = self.texts[pick.source_rank]
+        back = at
+        reach = REFERS_BACK if best else 1
+        while (
+            leans_back(pick.text)
+            and back > 0
+            and at - back < reach
+            and order[back - 1].kind == "sentence"
+        ):
+            gap = text[order[back - 1].end : order[back].start]
+            if _HEADING.search(gap) or ("\n\n" in gap and back < at):
+                break
+            back -= 1
+            if "\n\n" in gap:
+                break
+        for unit in order[back:at]:
+            self.add(self.scored[(pick.source_rank, unit.start)], counts=best)
+        self.add(pick)
+
     def read_around(self, best: Pick) -> None:
-        """The best unit in context: the sentences of its paragraph it refers back to
-        ("This …", "For example …"), then the relevant units after it (a best sentence
-        often announces what follows, and what follows scores lower on its own)."""
+        """The best unit in context: the sentences it leans on ("This …", "For example …"),
+        then the relevant units after it (a best sentence often announces what follows, and
+        what follows scores lower on its own), to the end of the bullet or admonition."""
         order = self._order(best.source_rank)
         at = next(i for i, u in enumerate(order) if u.start == best.start)
-        text = self.texts[best.source_rank]
-        back = at
-        while (
-            _REFERS_BACK.match(best.text)
-            and back > 0
-            and at - back < REFERS_BACK
-            and order[back - 1].kind == "sentence"
-            and "\n\n" not in text[order[back - 1].end : order[back].start]
-        ):
-            back -= 1
-        for unit in order[back:at]:
-            self.add(self.scored[(best.source_rank, unit.start)])
-        self.add(best)
+        self.add_leaning(best, best=True)
         lead = best
         for unit in order[at + 1 :]:
             # what a sentence ending in a colon announces is its continuation, and is in
@@ -234,6 +255,21 @@ class _Picked:
                 break
             self.add(pick)
             lead = pick
+        self.read_block(best)
+
+    def read_block(self, pick: Pick) -> None:
+        """The rest of the bullet or admonition ``pick`` is in: one thought, whose later
+        sentences, and the list one of them announces, carry on what the pick started
+        ("… cached for future uses:", the code, then "This has two drawbacks:" and 1., 2.)."""
+        order = self._order(pick.source_rank)
+        at = next(i for i, u in enumerate(order) if u.start == pick.start)
+        end = block_end(self.texts[pick.source_rank], pick.start)
+        for unit in order[at + 1 :]:
+            if unit.start >= end or self.full:
+                break
+            more = self.scored.get((pick.source_rank, unit.start))
+            if more is not None:
+                self.add(more)
 
     def show_code(self, best: Pick, wanted: set[str]) -> None:
         """The code that shows how: of the chosen sections, the block sharing most of the

@@ -18,7 +18,8 @@ from itertools import pairwise
 from citations.model import Origin, Source
 from pipeline.errors import one_line
 from pipeline.ports import Sections
-from pipeline.text import FENCED
+from pipeline.text import FENCED, leans_back
+from pipeline.units import FENCE_LINE, units
 
 log = logging.getLogger("citebot.pipeline.sections")
 
@@ -73,6 +74,8 @@ def widened(
         if n < reach:
             while first > 0 and i - first < MAX_BACK and _open_fence_before(section, first):
                 first -= 1
+            if first == i and first > 0 and _starts_mid_thought(source.text):
+                first -= 1
             last = min(len(section) - 1, i + after)
         for kept, span in spans:
             if span and kept.url == source.url and first <= span[1] + 1 and last >= span[0] - 1:
@@ -92,9 +95,30 @@ def _joined(source: Source, parts: Sequence[Source]) -> Source:
     text = parts[0].text
     for before, chunk in pairwise(parts):
         gap = (chunk.locator.start or 0) - (before.locator.end or 0)
-        text += ("\n\n" if gap >= 2 else "\n" if gap == 1 else "") + chunk.text
+        text += _gap(gap) + chunk.text
     locator = replace(source.locator, start=parts[0].locator.start, end=parts[-1].locator.end)
     return replace(source, text=text, locator=locator)
+
+
+def _gap(width: int) -> str:
+    """The whitespace between two chunks ``width`` characters apart. Chunks are trimmed, so
+    a chunk that began inside a bullet lost its indentation: a blank line then the rest as
+    indentation keeps the bullet's later paragraphs and nested list in it ("1." under
+    "This has two drawbacks:"). Below four, it is only line breaks."""
+    if width >= 4:
+        return "\n\n" + " " * (width - 2)
+    return "\n\n" if width >= 2 else "\n" if width == 1 else ""
+
+
+def _starts_mid_thought(text: str) -> bool:
+    """Whether a chunk begins by leaning on the one before it: its first sentence refers
+    back ("This can be a problem …"), or it opens inside an admonition (its first
+    admonition fence closes one), whose first sentence often gives the reason."""
+    fence = FENCE_LINE.search(text)
+    if fence is not None and not fence.group("opens"):
+        return True
+    first = next((u for u in units(text) if u.kind != "code"), None)
+    return first is not None and first.start < len(text) // 2 and leans_back(first.text)
 
 
 def _open_fence_before(section: Sequence[Source], index: int) -> bool:

@@ -13,6 +13,51 @@ FENCED = re.compile(
 )
 
 
+# a cross-reference role, MyST ({func}`name`) or reST (:func:`name`), with its body
+_ROLE = re.compile(r"(?:\{[\w:.+-]+\}|(?<![\w`]):[\w.+-]+(?::[\w.+-]+)*:)`(?P<body>[^`\n]+)`")
+# an explicit title before the target in angle brackets: {doc}`the guide <guide>`
+_TITLED = re.compile(r"^(?P<title>.*?)\s*<[^<>]+>$")
+# a dotted path to a name: ``structlog.processors.format_exc_info()``
+_DOTTED = re.compile(r"^~?(?:[A-Za-z_]\w*\.)+(?P<name>[A-Za-z_]\w*(?:\(\))?)$")
+_LINK = re.compile(r"!?\[(?P<text>[^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)")
+_STRONG = re.compile(
+    r"(\*\*|__)(?=\S)(?P<text>.+?)(?<=\S)\1|(?<![\w*])\*(?=[^\s*])(?P<em>[^*\n]+?)(?<=\S)\*(?![\w*])"
+)
+
+
+def plain(text: str) -> str:
+    """The text as a reader sees it, for scoring only (quotes keep the source's markup):
+    a cross-reference is its title, or the last name of its dotted path, in a code span
+    (``{class}`~a.b.C``` is `C`); a link is its text; emphasis marks are gone."""
+
+    def role(match: re.Match[str]) -> str:
+        body = match.group("body").strip()
+        titled = _TITLED.match(body)
+        if titled and titled.group("title"):
+            return titled.group("title")
+        body = body.removeprefix("~")
+        dotted = _DOTTED.match(body)
+        return f"`{dotted.group('name') if dotted else body}`"
+
+    text = _ROLE.sub(role, text)
+    text = _LINK.sub(lambda m: m.group("text"), text)
+    return _STRONG.sub(lambda m: m.group("text") or m.group("em"), text)
+
+
+# the words that open a sentence leaning on the one before it
+_LEANS_BACK = re.compile(
+    r"^(?:this|that|these|those|it|they|such|so|thus|then|otherwise|however|instead|"
+    r"also|for\s+example|for\s+instance|in\s+(?:that|this|which)\s+case|in\s+particular|"
+    r"as\s+a\s+result|because\s+of\s+this)\b",
+    re.I,
+)
+
+
+def leans_back(sentence: str) -> bool:
+    """Whether a sentence leans on the one before it ("This …", "For example …")."""
+    return _LEANS_BACK.match(sentence.lstrip()) is not None
+
+
 def strips(text: str, *, max_chars: int = 400) -> list[Span]:
     """Cut a page into knowledge strips: runs of whole sentences within ``max_chars``.
 
@@ -22,12 +67,19 @@ def strips(text: str, *, max_chars: int = 400) -> list[Span]:
     return pack(text, max_chars)
 
 
+# a line of an interactive Python session
+_PROMPT = re.compile(r"^[ \t]*>>>[ \t]", re.M)
+
+
 def is_prose(sentence: str) -> bool:
     """Worth quoting in an answer: not a bare heading, list bullet or code line."""
     words = sentence.split()
     if len(words) < 4:
         return False
     if sentence.lstrip().startswith(("#", "```", "|", "<")):
+        return False
+    if _PROMPT.search(sentence):
+        # an interpreter session whose fence the chunk cut off: code, not prose
         return False
     letters = sum(ch.isalpha() for ch in sentence)
     return letters >= len(sentence) * 0.5

@@ -29,12 +29,24 @@ _ITEM = re.compile(
     r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+(?P<body>\S.*(?:\n(?![ \t]*(?:[*+-]|\d+[.)])[ \t])[ \t]+\S.*)*)",
     re.M,
 )
+# a list item's bullet, with the indentation it sits at
+_BULLET = re.compile(r"(?P<indent>[ \t]*)(?:[*+-]|\d+[.)])[ \t]+")
+# a MyST admonition's fence line: ":::{note}" opens one, a bare ":::" closes it
+FENCE_LINE = re.compile(r"^[ \t]*:{3,}[ \t]*(?P<opens>\{.*)?$", re.M)
 # a pipe table: its heading row, the row of dashes under it, and its body rows
 _TABLE = re.compile(
     r"^(?P<head>[ \t]*\|.*\|)[ \t]*\n[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*\n"
     r"(?P<body>(?:[ \t]*\|.*\|[ \t]*(?:\n|\Z))*)",
     re.M,
 )
+# a definition list entry (MyST, Pandoc): a term on a line of its own, then one or more
+# ": definition" lines with their indented continuation
+_DEFINITION = re.compile(
+    r"^(?P<term>(?![*+-][ \t]|\d+[.)][ \t])[^\s:|>#].{0,200})\n(?:[ \t]*\n)?"
+    r"(?P<defs>:[ \t]+\S.*(?:\n(?:[ \t]+|:[ \t]+)\S.*)*)",
+    re.M,
+)
+_DEFINES = re.compile(r"^:[ \t]+", re.M)
 # a cell boundary: a pipe neither escaped nor inside a code span
 _CELL = re.compile(r"(`+)(?:(?!\1).)*?\1|\\\||(\|)")
 
@@ -77,6 +89,10 @@ def units(text: str) -> list[Unit]:
     rest = "".join(masked)
     for match in _NOT_PROSE.finditer(rest):
         mask(match.start(), match.end())
+    rest = "".join(masked)
+    for match in _DEFINITION.finditer(rest):
+        if _defined(found, text, rest, match):
+            mask(match.start(), match.end())
     prose = "".join(masked)
     items = [(m.start(), m.start("body"), m.end("body")) for m in _ITEM.finditer(prose)]
     for _, start, end in items:
@@ -88,12 +104,57 @@ def units(text: str) -> list[Unit]:
     return found
 
 
+def block_end(text: str, start: int) -> int:
+    """Where the list item or admonition that holds the unit at ``start`` ends: a bullet's
+    indented paragraphs, code and nested list are still that bullet ("This has two
+    drawbacks:" then 1. and 2.). ``start`` when the unit is in neither."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line_end = len(text) if line_end < 0 else line_end
+    end = start
+    bullet = _BULLET.match(text, line_start)
+    if bullet is not None and bullet.end() == start:
+        indent = len(bullet.group("indent").expandtabs())
+        end = at = line_end
+        for line in text[line_end + 1 :].split("\n"):
+            at += 1 + len(line)
+            if not line.strip():
+                continue
+            if len(line.expandtabs()) - len(line.lstrip().expandtabs()) <= indent:
+                break
+            end = at
+    opener = None
+    for fence in FENCE_LINE.finditer(text, 0, start):
+        opener = fence if fence.group("opens") else None
+    if opener is not None:
+        close = next((f for f in FENCE_LINE.finditer(text, start) if not f.group("opens")), None)
+        end = max(end, close.start() if close is not None else len(text))
+    return end
+
+
 def _add_prose(found: list[Unit], text: str, prose: str, start: int, end: int, kind: Kind) -> None:
     original = text[start:end]
     # a span that reaches across masked code or a heading is not a faithful quote
     if original != prose[start:end] or not is_prose(original):
         return
     found.append(Unit(start, end, original, kind))
+
+
+def _defined(found: list[Unit], text: str, masked: str, entry: re.Match[str]) -> bool:
+    """A definition is an item read with its term ("`dict_tracebacks`: Uses …"): quoted
+    alone, it would lose the name it defines, which is often what the question asks for."""
+    start, end = entry.span()
+    before = masked[:start].removesuffix("\n").rstrip(" \t")
+    if before and not before.endswith("\n"):
+        # a line under a paragraph is the paragraph's last line, not a term
+        return False
+    term = entry.group("term").strip().removesuffix(":").rstrip()
+    body = " ".join(_DEFINES.sub("", entry.group("defs")).split())
+    said = f"{term}: {body}"
+    if text[start:end] != entry.group(0) or not is_prose(body):
+        return False
+    found.append(Unit(start, end, said, "item"))
+    return True
 
 
 def _trimmed(block: str) -> str:

@@ -1,0 +1,204 @@
+"""Documentation markup in the offline answer: definition lists keep their term, MyST and
+reST cross-references are read as their titles when sentences are scored (and quoted as
+written), and a chunk that opens mid-thought is read with the one before it."""
+
+from __future__ import annotations
+
+from citations.model import Locator, Source
+from pipeline.evidence import Lexicon
+from pipeline.extractive import extract
+from pipeline.graders import EmbeddingGrader
+from pipeline.ports import Embedder
+from pipeline.sections import widened
+from pipeline.text import plain
+from pipeline.units import block_end, units
+
+TRANSFORMS = """## Transformations
+
+Exceptions can be rendered in several ways.
+
+{func}`structlog.processors.format_exc_info`
+
+: Formats it to a flat string like the standard library would on the console.
+
+{obj}`structlog.processors.dict_tracebacks`
+
+: Uses {class}`structlog.tracebacks.ExceptionDictTransformer` to give you a structured
+  and JSON-serializable `exception` key.
+
+**method_name**
+: The name of the wrapped method.
+: It is `"warning"` for `log.warning("foo")`.
+"""
+
+
+def source(text: str, n: int = 1, *, start: int | None = None, url: str = "") -> Source:
+    end = None if start is None else start + len(text)
+    return Source(
+        id=n,
+        url=url or f"https://docs.example/{n}",
+        title=f"Page {n}",
+        text=text,
+        locator=Locator(start=start, end=end),
+    )
+
+
+async def answer(question: str, sources: list[Source], embedder: Embedder) -> str:
+    lexicon = Lexicon.build(s.text for s in sources)
+    text, _ = await extract(question, sources, EmbeddingGrader(embedder), limit=4, lexicon=lexicon)
+    return text
+
+
+def test_a_definition_is_an_item_read_with_its_term() -> None:
+    items = [u for u in units(TRANSFORMS) if u.kind == "item"]
+    assert [u.text for u in items] == [
+        "{func}`structlog.processors.format_exc_info`: Formats it to a flat string like the "
+        "standard library would on the console.",
+        "{obj}`structlog.processors.dict_tracebacks`: Uses "
+        "{class}`structlog.tracebacks.ExceptionDictTransformer` to give you a structured and "
+        "JSON-serializable `exception` key.",
+        '**method_name**: The name of the wrapped method. It is `"warning"` for '
+        '`log.warning("foo")`.',
+    ]
+    # each spans its term and every line of its definition in the source
+    assert TRANSFORMS[items[1].start :].startswith("{obj}`structlog.processors.dict_tracebacks`")
+    assert TRANSFORMS[: items[1].end].endswith("`exception` key.")
+    # no definition is quoted without its term
+    assert not any(u.text.startswith(":") for u in units(TRANSFORMS))
+
+
+def test_a_line_ending_a_paragraph_is_not_a_term() -> None:
+    text = (
+        "Our team has a habit that helps a lot.\nRun the tests before you push your branch\n"
+        ": they are quick to run and catch a lot.\n"
+    )
+    assert not any(u.kind == "item" for u in units(text))
+    assert units(text[39:])[0].text.startswith("Run the tests before you push your branch: they")
+
+
+async def test_the_answer_quotes_the_definitions_term(embedder: Embedder) -> None:
+    text = await answer(
+        "how do I get exceptions as structured JSON instead of one traceback string?",
+        [source(TRANSFORMS)],
+        embedder,
+    )
+    assert "- {obj}`structlog.processors.dict_tracebacks`: Uses" in text
+
+
+def test_cross_references_read_as_their_titles() -> None:
+    said = plain(
+        "For pretty exceptions, {func}`~structlog.processors.format_exc_info` must be "
+        "**absent** from the chain; see {doc}`the guide <exceptions>`, :class:`click.Option`, "
+        "[Rich](https://rich.readthedocs.io/en/latest/(x)) and {ref}`building-ctx`."
+    )
+    assert said == (
+        "For pretty exceptions, `format_exc_info` must be absent from the chain; see the guide, "
+        "`Option`, Rich and `building-ctx`."
+    )
+    # snake_case and arithmetic are not emphasis
+    assert (
+        plain("set max_age_seconds to 2*3*4 or *never*") == "set max_age_seconds to 2*3*4 or never"
+    )
+
+
+async def test_markup_does_not_outweigh_the_sentence_that_answers(embedder: Embedder) -> None:
+    text = await answer(
+        "how can I get down to one log entry per request?",
+        [
+            source(
+                "## Canonical log lines\n\nHaving few log entries per request is a good thing. "
+                "The less noise, the more insights.\n\n"
+                "Its ability to {ref}`bind data to loggers incrementally <building-ctx>` -- plus "
+                "{doc}`loggers that are local to the current execution context <contextvars>` -- "
+                "can help you to minimize the output to a *single log entry* per request."
+            )
+        ],
+        embedder,
+    )
+    # quoted as written: the quote is checked against the source's own text
+    assert "{ref}`bind data to loggers incrementally <building-ctx>`" in text
+
+
+def test_a_chunk_opening_inside_an_admonition_is_read_with_the_one_before() -> None:
+    url = "https://docs.example/contextvars#context-variables"
+    texts = [
+        "The module binds values to a context-local context.\n\n:::{warning}\n"
+        "Since the storage of each concurrency method differs, they are _isolated_.",
+        "This can be a problem in hybrid applications where values set in a sync context "
+        "don't appear in logs from an async one.\n:::\n\nThe general flow is simple.",
+        "Use it as normal.",
+    ]
+    chunks, at = [], 0
+    for text in texts:
+        chunks.append(source(text, start=at, url=url))
+        at += len(text) + 1
+    [wide] = widened([chunks[1]], chunks, after=1)
+    assert wide.text.startswith("The module binds values")
+    # a chunk that starts its own thought is not read back
+    [alone] = widened([chunks[2]], chunks, after=1)
+    assert alone.text.startswith("Use it as normal.")
+
+
+CACHING = """## Performance
+
+- Set the *cache_logger_on_first_use* option to `True` so loggers are assembled only once:
+
+  ```python
+  configure(cache_logger_on_first_use=True)
+  ```
+
+  This has two drawbacks:
+
+  1. Later calls of `configure` don't have any effect on already cached loggers.
+  2. The resulting bound logger is not pickleable.
+
+- Avoid sending your log entries through the standard library if you can.
+- Use a faster JSON serializer than the one in the standard library.
+"""
+
+
+def test_a_bullet_ends_where_its_indented_paragraphs_end() -> None:
+    first, *_ = (u for u in units(CACHING) if u.kind == "item")
+    end = block_end(CACHING, first.start)
+    assert CACHING[:end].endswith("The resulting bound logger is not pickleable.")
+    avoid = next(u for u in units(CACHING) if u.text.startswith("Avoid"))
+    assert block_end(CACHING, avoid.start) == avoid.end
+    note = ":::{note}\nThe storages are isolated.\nThis can be a problem.\n:::\n\nAfter it the page goes on."
+    isolated = units(note)[0]
+    assert note[: block_end(note, isolated.start)].endswith("This can be a problem.\n")
+    assert block_end(note, units(note)[-1].start) == units(note)[-1].start
+
+
+async def test_the_best_bullet_is_read_to_its_end(embedder: Embedder) -> None:
+    text = await answer(
+        "what's the catch with turning on cache_logger_on_first_use?", [source(CACHING)], embedder
+    )
+    assert "configure(cache_logger_on_first_use=True)" in text
+    assert "This has two drawbacks:\n- Later calls" in text
+    assert "- The resulting bound logger is not pickleable." in text
+
+
+async def test_this_opening_a_paragraph_brings_the_sentence_it_means(embedder: Embedder) -> None:
+    text = await answer(
+        "are values escaped against cross-site scripting in my templates?",
+        [
+            source(
+                "## Autoescape\n\nStarlette enables autoescape by default for `.html` templates "
+                "when you pass a directory.\n\nThis protects against cross-site scripting by "
+                "escaping user values in the template.\n\n## Filters\n\nThis lets you add "
+                "custom filters to the template environment."
+            )
+        ],
+        embedder,
+    )
+    assert text.startswith("Starlette enables autoescape by default")
+
+
+def test_an_interpreter_session_cut_from_its_fence_is_not_prose() -> None:
+    text = (
+        "You can drop a key from the output by returning an empty string.\n\n"
+        '>>> logging.getLogger("stdlog").info("woo")\nwoo _from_structlog=False _record=<...>\n'
+    )
+    assert [u.text for u in units(text)] == [
+        "You can drop a key from the output by returning an empty string."
+    ]
