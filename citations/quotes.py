@@ -144,12 +144,15 @@ def _meaning_mismatch(quote: str, span: str) -> str:
     s_fold = [t.casefold() for t in s_tokens]
     ops = list(Levenshtein.opcodes(q_fold, s_fold))
     equal = [k for k, op in enumerate(ops) if op.tag == "equal"]
-    if not equal:
-        return _extra_words(q_tokens, s_tokens, before=True, after=True)
+    if not equal:  # no word in common: each must be a typo fixed
+        pairs = zip(q_tokens, s_tokens, strict=False)
+        if len(q_tokens) == len(s_tokens) and all(_is_typo([a], [b]) for a, b in pairs):
+            return ""
+        return _reason(q_tokens, s_tokens)
     first, last = ops[equal[0]], ops[equal[-1]]
     extra = _extra_words(
-        q_tokens[: first.src_start], s_tokens[: first.dest_start], before=True, after=False
-    ) or _extra_words(q_tokens[last.src_end :], s_tokens[last.dest_end :], before=False, after=True)
+        q_tokens[: first.src_start], s_tokens[: first.dest_start], before=True
+    ) or _extra_words(q_tokens[last.src_end :], s_tokens[last.dest_end :], before=False)
     if extra:
         return extra
     for op in ops[equal[0] + 1 : equal[-1]]:
@@ -170,9 +173,9 @@ def _meaning_mismatch(quote: str, span: str) -> str:
     return ""
 
 
-def _extra_words(said: Sequence[str], source: Sequence[str], *, before: bool, after: bool) -> str:
+def _extra_words(said: Sequence[str], source: Sequence[str], *, before: bool) -> str:
     """Quote words ``said`` past one end of the span (``before`` its first
-    matching word or ``after`` its last), against the source words there.
+    matching word, or after its last), against the source words there.
 
     Only a quote word the span cuts in half, or one with the source's typo
     fixed, is the source's own: any other is a word the source does not say.
@@ -181,10 +184,10 @@ def _extra_words(said: Sequence[str], source: Sequence[str], *, before: bool, af
     folded = [t.casefold() for t in source]
     if before and real and any(t.endswith(real[0].casefold()) for t in folded):
         real = real[1:]
-    if after and real and any(t.startswith(real[-1].casefold()) for t in folded):
+    if not before and real and any(t.startswith(real[-1].casefold()) for t in folded):
         real = real[:-1]
-    near = source[-len(said) :] if before and not after else source[: len(said)]
-    if not real or _is_typo(real, near[-1:] if before and not after else near[:1]):
+    near = source[-len(said) :] if before else source[: len(said)]
+    if not real or _is_typo(real, near[-1:] if before else near[:1]):
         return ""
     return _reason(said, near)
 
