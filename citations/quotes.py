@@ -203,7 +203,7 @@ def _is_typo(said: Sequence[str], source: Sequence[str]) -> bool:
         return False
     if {a, b} & (NEGATIONS | UNITS):
         return False
-    return OSA.distance(a, b, score_cutoff=1) <= 1
+    return OSA.distance(a, b) <= 1
 
 
 def _reason(said: Sequence[str], source: Sequence[str]) -> str:

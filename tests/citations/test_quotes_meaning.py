@@ -280,3 +280,92 @@ def test_a_cjk_numeral_or_negation_changed_inside_the_quote_is_refused(
 )
 def test_a_cjk_negation_that_did_not_change_is_no_mismatch(quote: str, source: str) -> None:
     assert match_quote(quote, source).verified
+
+
+def test_a_changed_negation_one_letter_off_is_no_typo() -> None:
+    match = match_quote(
+        "You can use neither option with the new gateway",
+        "You can use either option with the new gateway.",
+    )
+    assert (match.verified, match.reason) == (
+        False,
+        "the quote says 'neither' where the source says 'either'",
+    )
+
+
+def test_a_number_between_two_fixed_typos_is_no_difference() -> None:
+    quote = "The retention periood for audit logs is 90 days. Aftre that, logs are deleted"
+    assert match_quote(quote, TEXT).verified
+
+
+# -- where the span lies: its score and its edges --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("quote", "source", "found"),
+    [
+        # a left-out word: the window grows by half its slack at the end
+        (
+            "The retention period audit logs is 90 days",
+            "The retention period for audit logs is 90 days.",
+            (True, 95.45, 0, 46),
+        ),
+        (
+            "After that, logs are automatically",
+            "After that, logs are deleted automatically.",
+            (False, 86.49, 0, 40),
+        ),
+        # a source as long as the quote is scored whole, not by its best window
+        (
+            "After that, logs are deleted automatically",
+            "that, logs are deleted automatically After",
+            (False, 92.31, 0, 36),
+        ),
+    ],
+)
+def test_the_score_and_span_of_a_quote_that_differs(
+    quote: str, source: str, found: tuple[bool, float, int, int]
+) -> None:
+    match = match_quote(quote, source)
+    assert (match.verified, round(match.score, 2), match.start, match.end) == found
+
+
+@pytest.mark.parametrize(
+    ("quote", "source"),
+    [
+        ("After logs are deleted automatically", "After that, logs are deleted automatically."),
+        (
+            "The nightly exports 796 km of backup data for Alice Martin every month",
+            "The nightly backup exports 796 km of backup data for Alice Martin every month.",
+        ),
+    ],
+)
+def test_a_verified_span_starts_at_the_quotes_first_word(quote: str, source: str) -> None:
+    match = match_quote(quote, source)
+    assert (match.verified, match.start) == (True, 0)
+
+
+def test_a_span_reaches_out_but_never_moves_in() -> None:
+    source = (
+        "The manual service encrypts 19 ms of endpoint data for Chen Wei every quarter. "
+        "After that, logs are deleted automatically. The primary scheduler retains 69 ms "
+        "of scheduler data for Chen Wei every month."
+    )
+    match = match_quote("After that, logs deleted automatically", source)
+    # the alignment starts at the space before the first word: that is where the span stays
+    assert (match.verified, match.start, match.end) == (True, 78, 122)
+
+
+def test_a_refused_span_starts_at_the_quotes_first_word_too() -> None:
+    source = (
+        "The nightly gateway rejects 723 ms of cluster data for Dana Okafor every week. "
+        "The legacy dashboard retains 592 MB of gateway data for Chen Wei every week. "
+        "The nightly service rejects 559 ms of report data for Alice Martin every month."
+    )
+    quote = "The legacy dashboard retains 592 MB of gateway data for Wei every week"
+    match = match_quote(quote, source)
+    assert (match.verified, match.start, match.reason) == (
+        False,
+        79,
+        "the quote says 'nothing' where the source says 'Chen'",
+    )
