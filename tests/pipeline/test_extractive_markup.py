@@ -4,14 +4,11 @@ written), and a chunk that opens mid-thought is read with the one before it."""
 
 from __future__ import annotations
 
-from citations.model import Locator, Source
-from pipeline.evidence import Lexicon
-from pipeline.extractive import extract
-from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
 from pipeline.sections import widened
 from pipeline.text import plain
 from pipeline.units import block_end, units
+from tests.pipeline.test_extractive import answer, source
 
 TRANSFORMS = """## Transformations
 
@@ -30,23 +27,6 @@ Exceptions can be rendered in several ways.
 : The name of the wrapped method.
 : It is `"warning"` for `log.warning("foo")`.
 """
-
-
-def source(text: str, n: int = 1, *, start: int | None = None, url: str = "") -> Source:
-    end = None if start is None else start + len(text)
-    return Source(
-        id=n,
-        url=url or f"https://docs.example/{n}",
-        title=f"Page {n}",
-        text=text,
-        locator=Locator(start=start, end=end),
-    )
-
-
-async def answer(question: str, sources: list[Source], embedder: Embedder) -> str:
-    lexicon = Lexicon.build(s.text for s in sources)
-    text, _ = await extract(question, sources, EmbeddingGrader(embedder), limit=4, lexicon=lexicon)
-    return text
 
 
 def test_a_definition_is_an_item_read_with_its_term() -> None:
