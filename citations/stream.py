@@ -93,7 +93,6 @@ class CitationStream:
         self._by_id: dict[int, int | None] = {}  # source id -> footnote number
         self._numbers: dict[str, int] = {}
         self._first: dict[str, Source] = {}
-        self._warned: set[int] = set()
         self._warnings: list[str] = []
 
         self._buf = ""
@@ -261,15 +260,16 @@ class CitationStream:
         return key
 
     def _number(self, source_id: int) -> int | None:
-        """Number ``source_id`` on its first citation (None if the model made it up)."""
+        """Number ``source_id`` on its first citation (None if the model made it up).
+
+        Called once per id (``_by_id`` keeps the answer), so an invented id warns once.
+        """
         source = self._sources.get(source_id)
         if source is None:
-            if source_id not in self._warned:
-                self._warned.add(source_id)
-                self._warnings.append(
-                    f"citation of unknown source id {source_id} dropped "
-                    f"(the model was given {len(self._sources)} sources)"
-                )
+            self._warnings.append(
+                f"citation of unknown source id {source_id} dropped "
+                f"(the model was given {len(self._sources)} sources)"
+            )
             number = None
         else:
             key = self._key(source)
