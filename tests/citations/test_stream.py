@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citations import CitationStream, Source, resolve
+from citations import CitationStream, Segment, Source, resolve
 from tests.citations.profiles import PROPERTY
 
 URLS = ["a.html#chap1", "a.html#chap2", "b.pdf", "b.pdf", "c.pdf", "d.csv"]
@@ -172,6 +172,11 @@ def test_segments_and_text_agree_with_display() -> None:
         (" beta", (2, 1)),
         (". Gamma", ()),
     ]
+
+
+def test_an_answer_that_ends_with_a_marker_ends_with_its_cited_segment() -> None:
+    for answer in (resolve("Alpha [3]", sources()), stream(["Alpha [3", "]"])[1].answer):
+        assert answer.segments == (Segment("Alpha ", (1,)),)
 
 
 def test_feed_after_close_raises() -> None:
