@@ -117,6 +117,18 @@ async def test_the_crag_thresholds_are_strict_at_0_7_and_0_3(
     assert [r.url for r in done.answer.references] == ([WEB_URL] if grade < 0.3 else [ROTATE_URL])
 
 
+async def test_a_correct_grade_keeps_only_the_passages_above_upper(embedder: Embedder) -> None:
+    # the rotation page graded 0.9, every other passage 0.5: between lower and upper
+    llm = script(0.9, grade_relevance=by_keyword({ROTATE_KEY: 0.9}, default=0.5))
+    pipeline, _ = make(embedder, llm)
+    _, done = await collect(pipeline, ROTATE)
+    assert [(d, data["kept"]) for d, data in traced(done, "decide")] == [
+        ("correct: best grade 0.90 > upper 0.7", 1)
+    ]
+    prompt = llm.calls("answer with citations")[0]
+    assert "\n[1] Ops › Rotating API keys" in prompt and "\n[2] " not in prompt
+
+
 async def test_nothing_retrieved_grades_zero_and_goes_to_the_web(embedder: Embedder) -> None:
     web = StubWeb([web_page()])
     pipeline, retriever = make(embedder, script(0.9), web=web)
