@@ -120,10 +120,32 @@ _STOP_WORDS = """
 STOP = frozenset(_STOP_WORDS.split())
 
 
+# English verbs whose past forms no suffix rule reaches ("wrote" for "write"): a question
+# tells what happened ("the request I sent", "I only wrote a get method"), the docs say
+# what to do. Forms that are common words of their own ("bit", "saw", "found", and "given":
+# "the given path") stay out.
+_IRREGULAR_VERBS = """
+    write wrote written rewrote rewritten | run ran | send sent | take took taken
+    throw threw thrown | begin began begun | choose chose chosen
+    break broke broken | hide hid hidden | keep kept | leave left | lose lost | mean meant
+    pay paid | sell sold | tell told | think thought | catch caught | build built rebuilt
+    bring brought | draw drew drawn | fall fell fallen | feel felt | forget forgot forgotten
+    hold held | spend spent | stand stood | stick stuck | teach taught | wear wore worn
+    override overrode overridden | drive drove driven | grow grew grown | ride rode ridden
+    shake shook shaken | speak spoke spoken | steal stole stolen | buy bought | seek sought
+    sleep slept | deal dealt
+"""
+_BASE_FORM = {
+    form: forms.split()[0] for forms in _IRREGULAR_VERBS.split("|") for form in forms.split()[1:]
+}
+
+
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
-    """A crude, stable stem: enough to join plurals and -ing/-ed/-ion forms of one word."""
+    """A crude, stable stem: enough to join plurals and -ing/-ed/-ion/-ity forms of one
+    word, and an irregular verb's past forms with it."""
     w = word.lower()
+    w = _BASE_FORM.get(w, w)
     if len(w) <= 3 or not w.isalpha():
         return w
     if w.endswith("ies") and len(w) > 4:
@@ -135,10 +157,14 @@ def stem(word: str) -> str:
     for suffix, repl in (
         ("ization", "iz"),
         ("ational", "at"),
+        # "configuration" is of "configure", as "validation" is of "validate"
+        ("uration", "ur"),
         ("ation", "at"),
         ("ate", "at"),
         ("ness", ""),
         ("ment", ""),
+        ("ity", ""),
+        ("iti", ""),  # "utilities", once its plural is cut
         ("ing", ""),
         ("ion", ""),
         ("ed", ""),

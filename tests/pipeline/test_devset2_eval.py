@@ -47,11 +47,12 @@ def test_second_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # cited right 74%, fact 58% before passages within 0.25 of a barely-correct best grade
     # contributed. Before the per-passage evidence the same 9/11 (a different question leaked:
     # "YAML" before, "async" after); before the extraction that reads on past the chunk: cited
-    # right 79%, fact stated 53%.
+    # right 79%, fact stated 53%. Since irregular past forms and -uration / -ity nouns stem with
+    # their verbs ("wrote", "verbosity"): cited right 89.5%, fact 73.7%.
     m = devset2_report.metrics()
     table = devset2_report.table()
     assert m["hit_at_k"] >= 0.95, table
-    assert m["cited_right"] >= 0.8, table
-    assert m["fact_stated"] >= 0.68, table
+    assert m["cited_right"] >= 0.84, table
+    assert m["fact_stated"] >= 0.71, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.95, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

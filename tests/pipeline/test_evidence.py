@@ -39,6 +39,10 @@ def test_stems_join_plurals_and_derived_forms() -> None:
     assert stem("pagination") == stem("paginate")
     assert stem("permissions") == stem("permission")
     assert stem("S3") == "s3"
+    # -ure and -ose words with their -uration and -osity nouns, irregular past forms
+    assert stem("configured") == stem("configuration") == stem("configure")
+    assert stem("verbose") == stem("verbosity") and stem("utilities") == stem("utility")
+    assert stem("wrote") == stem("written") == stem("write") and stem("sent") == stem("send")
 
 
 def test_terms_drop_chat_words_and_keep_content() -> None:
