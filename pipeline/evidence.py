@@ -72,6 +72,8 @@ _WORD = re.compile(r"[^\W_]+")
 _TOKEN = re.compile(r"\w+")
 # mkdocstrings directives and admonition titles: API listings, not prose
 _LISTING = re.compile(r"^[ \t]*(?::::|\?\?\?|!!!).*$", re.M)
+#: an acronym's plural, its "s" in lower case: "IDEs" (but "HTTPS" is another acronym)
+_ACRONYM_PLURAL = re.compile(r"\b(?P<acronym>[A-Z][A-Z0-9]*[A-Z])s\b")
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|“([^”\n]+)”")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _SENTENCE_END = re.compile(r"[.?!:;]$")
@@ -233,7 +235,7 @@ class Lexicon:
             lower = text.lower()
             words = set(_WORD.findall(lower))
             df.update({stem(w) for w in words if len(w) > 1 and w not in STOP} - _STOP_STEMS)
-            spellings.update(_spellings(lower))
+            spellings.update(_spellings(text))
             n += 1
         return cls(df, n, spellings)
 
@@ -328,10 +330,12 @@ def asked(
 def spelled_as(word: str) -> str:
     """The term of a word written as a name: the word itself, lower-cased, never stemmed.
     A capitalised word ("Task", "Cookies") may be singular or plural ("background tasks"),
-    an acronym or a code name ("HTTP", "PyPy") is only itself ("HTTPS", "PyPI" are others)."""
+    an acronym or a code name ("HTTP", "PyPy") is only itself ("HTTPS", "PyPI" are others),
+    but for the lower-case "s" that English writes on an acronym's plural ("IDEs", "URLs")."""
     if word[:1].isupper() and word[1:].islower() and word.isalpha():
         return FOLDED + _singular(word.lower())
-    return EXACT + word.lower()
+    plural = _ACRONYM_PLURAL.fullmatch(word)
+    return EXACT + (plural["acronym"] if plural else word).lower()
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -506,7 +510,8 @@ def _states_amount(prose: str, question: Asked, lexicon: Lexicon, subject_share:
 
 def _spellings(text: str) -> set[str]:
     words = set(_TOKEN.findall(text.lower()))
-    return {EXACT + w for w in words} | {FOLDED + _singular(w) for w in words}
+    acronyms = {EXACT + m["acronym"].lower() for m in _ACRONYM_PLURAL.finditer(text)}
+    return {EXACT + w for w in words} | {FOLDED + _singular(w) for w in words} | acronyms
 
 
 def support(

@@ -116,6 +116,14 @@ def test_a_spelled_name_matches_only_itself_and_words_still_stem() -> None:
     # an acronym is only itself: HTTPS is not the plural of HTTP
     https = Lexicon.build([*CORPUS, "Served over HTTPS only."])
     assert not evidence(asked("do you post over HTTP?"), "Served over HTTPS only.", https).carries
+    # but an acronym's plural takes a lower-case "s", either way round
+    ides = "Most IDEs find the environment by itself."
+    with_ides = Lexicon.build([*CORPUS, ides, "Set the URL of the index."])
+    assert evidence(asked("which IDE can find it?"), ides, with_ides).carries
+    assert evidence(
+        asked("can I set several URLs?"), "Set the URL of the index.", with_ides
+    ).carries
+    assert spelled_as("IDEs") == spelled_as("IDE") != spelled_as("IDES")
 
 
 def test_an_identifier_named_only_in_another_chunk_does_not_carry() -> None:
