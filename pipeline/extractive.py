@@ -193,10 +193,15 @@ class _Picked:
         """The source's units that may be shown: code, and prose that was scored."""
         return [u for u in self.read[rank] if u.kind == "code" or (rank, u.start) in self.scored]
 
+    def _placed(self, pick: Pick) -> tuple[list[Unit], int]:
+        """The units that may be shown of ``pick``'s source, and where ``pick`` is among them."""
+        order = self._order(pick.source_rank)
+        return order, _index(order, pick)
+
     def _announced(self, lead: Pick) -> None:
         """The list, or the short code block, that a sentence ending in a colon introduces."""
         order = self.read[lead.source_rank]
-        at = next(i for i, u in enumerate(order) if u.start == lead.start)
+        at = _index(order, lead)
         following = order[at + 1 :]
         if following and following[0].kind == "code":
             # another section's example is noise unless the question asks how to do it
@@ -214,8 +219,7 @@ class _Picked:
         before it, or the last of the paragraph before when it opens a paragraph). The
         best may lean on two, which count; a later pick on one, which does not (it is
         context, and the answer's facts are what the limit is for)."""
-        order = self._order(pick.source_rank)
-        at = next(i for i, u in enumerate(order) if u.start == pick.start)
+        order, at = self._placed(pick)
         text = self.texts[pick.source_rank]
         back = at
         reach = REFERS_BACK if best else 1
@@ -239,8 +243,7 @@ class _Picked:
         """The best unit in context: the sentences it leans on ("This …", "For example …"),
         then the relevant units after it (a best sentence often announces what follows, and
         what follows scores lower on its own), to the end of the bullet or admonition."""
-        order = self._order(best.source_rank)
-        at = next(i for i, u in enumerate(order) if u.start == best.start)
+        order, at = self._placed(best)
         self.add_leaning(best, best=True)
         lead = best
         for unit in order[at + 1 :]:
@@ -261,8 +264,7 @@ class _Picked:
         """The rest of the bullet or admonition ``pick`` is in: one thought, whose later
         sentences, and the list one of them announces, carry on what the pick started
         ("… cached for future uses:", the code, then "This has two drawbacks:" and 1., 2.)."""
-        order = self._order(pick.source_rank)
-        at = next(i for i, u in enumerate(order) if u.start == pick.start)
+        order, at = self._placed(pick)
         end = block_end(self.texts[pick.source_rank], pick.start)
         for unit in order[at + 1 :]:
             if unit.start >= end or self.full:
@@ -323,6 +325,10 @@ class _Picked:
         found = wanted & set(terms(unit.text))
         weight = lexicon.idf if lexicon is not None else (lambda _: 1.0)
         return sum(weight(t) for t in found) / (sum(weight(t) for t in wanted) or 1.0)
+
+
+def _index(order: Sequence[Unit], pick: Pick) -> int:
+    return next(i for i, u in enumerate(order) if u.start == pick.start)
 
 
 def _short(code: str) -> bool:
