@@ -32,7 +32,14 @@ mentions what the question is about. Two signals can:
   does not answer a question about ``LOG_LEVEL`` because an example elsewhere prints a
   ``log_level`` key. The docs' own subject (a name in ``evidence_subject_share`` of the
   chunks) is exempt. Capitalised words and acronyms ("React", "API") need only be known:
-  prose writes them in passing, and an answer need not repeat them.
+  prose writes them in passing, and an answer need not repeat them. A name of several words
+  ("Read the Docs", "GitLab CI") is known only where a chunk writes its words together: each
+  word may be common ("read", "docs"). A name written as one word is also known as the same
+  words joined in a compound ("TestPyPI": ``test.pypi.org``). A value the asker assigns in
+  their own code (``BUILD = 'b1.2.3'``) is their data, not a name.
+- **links**: a chunk's words, for the statistics and for the passage alike, are its words as
+  read: a link is its text, not its target (a page that links to ``…/nox-poetry`` says nothing
+  about Poetry), and a mkdocstrings listing's options (its member names) are code.
 - **amounts**: a question that asks for an amount ("how many", "how long", "is there a
   limit") is carried only by a passage whose prose states one (a number, or words such
   as "unlimited" or "twice") in a paragraph or list item that names something the question
@@ -64,17 +71,28 @@ from dataclasses import dataclass
 
 from pipeline.ports import Corpus
 from pipeline.text import FENCED as _FENCE
+from pipeline.text import unlinked
 
 log = logging.getLogger("citebot.pipeline.evidence")
 
 _WORD = re.compile(r"[^\W_]+")
 #: a word as written, identifiers whole: ``log_level``, ``_record``, ``PyPy``
 _TOKEN = re.compile(r"\w+")
-# mkdocstrings directives and admonition titles: API listings, not prose
-_LISTING = re.compile(r"^[ \t]*(?::::|\?\?\?|!!!).*$", re.M)
+# mkdocstrings directives (with their indented options: member lists) and admonition
+# titles: API listings, not prose
+_LISTING = re.compile(
+    r"^[ \t]*(?::::[ \t]+[\w.]+[ \t]*(?:\n[ \t]+\S.*)*|(?::::|\?\?\?|!!!).*)$", re.M
+)
+#: words joined into one compound by dots, hyphens, slashes or underscores: ``test.pypi.org``
+_COMPOUND = re.compile(r"\w+(?:[./_-]\w+)+")
+#: small words inside a name of several words: "Read the Docs", "Bank of Italy"
+_NAME_LINKS = frozenset({"the", "of"})
 #: an acronym's plural, its "s" in lower case: "IDEs" (but "HTTPS" is another acronym)
 _ACRONYM_PLURAL = re.compile(r"\b(?P<acronym>[A-Z][A-Z0-9]*[A-Z])s\b")
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|“([^”\n]+)”")
+#: the value the asker assigns in their own code (``BUILD = 'b1.2.3'``): their data, not
+#: what the docs must say
+_ASSIGNED = re.compile(r"(?<=[\w\]])\s*=\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s,;?!]+)")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _SENTENCE_END = re.compile(r"[.?!:;]$")
 #: paragraphs and list items: "Defaults to `500`." follows what it is the default of
@@ -101,6 +119,8 @@ SUBJECT_SHARE = 0.2
 EXACT = "="
 #: marks a term that matches as written, or as its plural
 FOLDED = "~"
+#: marks a name of several words ("Read the Docs"), known only where the docs write it so
+PHRASE = '"'
 
 _STOP_WORDS = """
     a about above after again against all also am an and any anything are as at away
@@ -213,36 +233,63 @@ def split_code(text: str) -> Parts:
     return Parts(prose=prose, code="\n".join(code))
 
 
+def as_read(text: str) -> str:
+    """``text`` with its links as their text (:func:`pipeline.text.unlinked`): a page that
+    links to ``github.com/…/nox-poetry`` says nothing about Poetry. An address the page
+    writes out is read (``test.pypi.org``), and code keeps its underscores (``__version__``)."""
+    return unlinked(text)
+
+
+def _phrase_text(text: str) -> str:
+    """``text`` lower-cased, its words one space apart, for finding a name of several words."""
+    return " " + " ".join(_WORD.findall(text.lower())) + " "
+
+
 class Lexicon:
-    """Document frequencies of terms over the knowledge base's chunks."""
+    """Document frequencies of terms over the knowledge base's chunks, as read
+    (:func:`as_read`)."""
 
     def __init__(
-        self, frequencies: Counter[str], documents: int, spellings: Counter[str] | None = None
+        self,
+        frequencies: Counter[str],
+        documents: int,
+        spellings: Counter[str] | None = None,
+        phrases: str = "",
     ) -> None:
         self.df = frequencies
         self.n = documents
         #: document frequencies of the words as written (lower-cased, identifiers whole),
         #: for the names a question spells (see :func:`spelled_as`)
         self.spellings: Counter[str] = spellings if spellings is not None else Counter()
+        #: every chunk's words (:func:`_phrase_text`), for names of several words
+        self.phrases = phrases
 
     @classmethod
     def build(cls, texts: Iterable[str]) -> Lexicon:
         df: Counter[str] = Counter()
         spellings: Counter[str] = Counter()
+        phrases: list[str] = []
         n = 0
-        for text in texts:
+        for raw in texts:
+            text = as_read(raw)
             # a chunk counts once per term: the set of its distinct words, stemmed
             lower = text.lower()
             words = set(_WORD.findall(lower))
             df.update({stem(w) for w in words if len(w) > 1 and w not in STOP} - _STOP_STEMS)
-            spellings.update(_spellings(text))
+            spellings.update(_spellings(text) | _compounds(lower))
+            phrases.append(_phrase_text(lower))
             n += 1
-        return cls(df, n, spellings)
+        return cls(df, n, spellings, "\n".join(phrases))
 
     def including(self, texts: Iterable[str]) -> Lexicon:
         """These statistics with ``texts`` counted as more chunks."""
         extra = Lexicon.build(texts)
-        return Lexicon(self.df + extra.df, self.n + extra.n, self.spellings + extra.spellings)
+        return Lexicon(
+            self.df + extra.df,
+            self.n + extra.n,
+            self.spellings + extra.spellings,
+            self.phrases + "\n" + extra.phrases,
+        )
 
     def _df(self, term: str) -> int:
         if term.startswith((EXACT, FOLDED)):
@@ -255,11 +302,25 @@ class Lexicon:
         return math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
 
     def known(self, term: str) -> bool:
+        if term.startswith(PHRASE):
+            return f" {term[len(PHRASE) :]} " in self.phrases
         return self._df(term) > 0
 
     def share(self, term: str) -> float:
         """The share of the chunks that have ``term``."""
         return self._df(term) / self.n if self.n else 0.0
+
+
+def _compounds(lower: str) -> set[str]:
+    """The names a compound may be written as in one word: ``test.pypi.org`` is also
+    "testpypi" and "pypiorg" (the docs' address for what an asker calls TestPyPI)."""
+    found: set[str] = set()
+    for compound in _COMPOUND.findall(lower):
+        parts = [p for p in re.split(r"[./_-]", compound) if p]
+        for i in range(len(parts)):
+            for j in range(i + 2, len(parts) + 1):
+                found.add(EXACT + "".join(parts[i:j]))
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,16 +374,17 @@ def asked(
 
     A word written as a name is kept as written (:func:`spelled_as`) and matches only
     itself: "PyPy" is not "PyPI", and ``log_level`` is not ``add_log_level``."""
+    question = _ASSIGNED.sub(" ", question)
     names = _names(question)
     wanted = tuple(dict.fromkeys(_asked_terms(question)))
-    mine = question if own is None else own
+    mine = question if own is None else _ASSIGNED.sub(" ", own)
     if vocabulary:
         names |= _unreadable(mine, vocabulary)
     return Asked(
         terms=wanted,
         names=names,
         musts=_musts(mine),
-        spelled=_names(mine),
+        spelled=_names(mine) | _name_phrases(mine),
         identifiers=_names(mine, identifiers=True),
     )
 
@@ -371,6 +433,41 @@ def _words_as_written(text: str) -> Iterable[tuple[str, bool]]:
             )
             yield word, name
         start = bool(_SENTENCE_END.search(raw))
+
+
+def _name_phrases(text: str) -> frozenset[str]:
+    """The names of several words that ``text`` writes ("Read the Docs", "GitLab CI"): two or
+    more words in a row written as names (:func:`_words_as_written`), "the" or "of" between
+    them. Each of its words may be known and the name not ("Read", "Docs"): the docs name it
+    only if they write its words together."""
+    found: set[str] = set()
+    run: list[str] = []
+
+    def close() -> None:
+        while run and run[-1] in _NAME_LINKS:
+            run.pop()
+        if sum(w not in _NAME_LINKS for w in run) >= 2:
+            found.add(PHRASE + " ".join(run))
+        run.clear()
+
+    start = True
+    for raw in text.split():
+        words = _TOKEN.findall(raw)
+        word = words[0] if len(words) == 1 else ""
+        named = (
+            len(word) > 1
+            and word.isalpha()
+            and (any(c.isupper() for c in word[1:]) or (not start and word[0].isupper()))
+        )
+        if named or (run and word.lower() in _NAME_LINKS):
+            run.append(word.lower())
+        else:
+            close()
+        if not raw[-1].isalnum():
+            close()
+        start = bool(_SENTENCE_END.search(raw))
+    close()
+    return frozenset(found)
 
 
 def _identifier(word: str) -> bool:
@@ -457,6 +554,7 @@ def evidence(
         question = Asked(terms=tuple(question), names=frozenset(question))
     if not question.terms:
         return Evidence(coverage=0.0, unknown_names=0.0)
+    passage = as_read(passage)
     parts = split_code(passage)
     prose = set(terms(parts.prose)) | _spellings(parts.prose)
     code = set(terms(parts.code)) | _spellings(parts.code)

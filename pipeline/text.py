@@ -40,8 +40,13 @@ def plain(text: str) -> str:
         return f"`{dotted.group('name') if dotted else body}`"
 
     text = _ROLE.sub(role, text)
-    text = _LINK.sub(lambda m: m.group("text"), text)
-    return _STRONG.sub(lambda m: m.group("text") or m.group("em"), text)
+    return _STRONG.sub(lambda m: m.group("text") or m.group("em"), unlinked(text))
+
+
+def unlinked(text: str) -> str:
+    """``text`` with each Markdown link (or image) as its text: a link's target names where it
+    points, not what the page says."""
+    return _LINK.sub(lambda m: m.group("text"), text)
 
 
 # the words that open a sentence leaning on the one before it

@@ -293,3 +293,60 @@ def test_a_name_the_asker_writes_that_no_chunk_has_leaves_every_passage_without_
     assert evidence(asked("what does Set a cookie do?"), CORPUS[1], lexicon).carries
     condensed = asked("and how do I delete it? Sanic cookie", own="and how do I delete it?")
     assert evidence(condensed, CORPUS[1], lexicon).carries
+
+
+def test_a_name_only_in_a_links_target_is_not_known() -> None:
+    docs = [
+        "Sessions are kept in a signed cookie; see [the session plugin](https://example.org/hatchery/poetry-sessions).",
+        "Set a cookie on the response with set_cookie.",
+    ]
+    lexicon = Lexicon.build(docs)
+    # the page links to a project whose address has the word; it never writes about Poetry
+    found = evidence(asked("how do I move my Poetry project over?"), docs[0], lexicon)
+    assert not found.carries and found.missing == ("~poetry",)
+    assert "poetry" not in lexicon.df and lexicon.known("~plugin")
+    # the link's text is read as prose
+    assert evidence(asked("where is the Session plugin?"), docs[0], lexicon).carries
+
+
+def test_a_name_of_several_words_is_known_only_where_the_docs_write_it_together() -> None:
+    docs = [
+        "Read the changelog before upgrading. The docs are built with mkdocs.",
+        "Each build runs in a CI job of its own.",
+    ]
+    lexicon = Lexicon.build(docs)
+    # every word is known ("Read", "Docs"), the name they make is not
+    assert not evidence(asked("can I host the docs on Read the Docs?"), docs[0], lexicon).carries
+    assert not evidence(asked("how do I run it on GitLab CI?"), docs[1], lexicon).carries
+    hosted = Lexicon.build([*docs, "The docs are hosted on Read the Docs."])
+    assert evidence(asked("can I host the docs on Read the Docs?"), docs[0], hosted).carries
+    # a name at the start of a sentence, and words apart, make no name of several words
+    assert evidence(asked("Read the changelog? Docs are where?"), docs[0], lexicon).carries
+    assert evidence(asked("does the CI job run Docs, then builds?"), docs[1], lexicon).carries
+
+
+def test_a_name_written_as_one_word_matches_the_docs_compound_of_its_words() -> None:
+    docs = ["Upload to the test index at https://test.pypi.org/legacy/ first."]
+    lexicon = Lexicon.build(docs)
+    assert evidence(asked("how do I upload to TestPyPI first?"), docs[0], lexicon).carries
+    assert not evidence(asked("how do I upload to TestIndexPyPI?"), docs[0], lexicon).carries
+
+
+def test_an_api_listings_options_are_code() -> None:
+    text = (
+        "Plugin utilities\n::: hatch.utils.Platform\n    options:\n      members:\n"
+        "      - run_command\n      - format_for_subprocess\n\nThe platform runs commands."
+    )
+    parts = split_code(text)
+    assert "run_command" in parts.code and "run_command" not in parts.prose
+    assert "The platform runs commands." in parts.prose and "Plugin utilities" in parts.prose
+
+
+def test_a_value_the_asker_assigns_is_their_data_not_a_name_to_match() -> None:
+    docs = ['The version is read from a pattern such as `VERSION = "..."` in the file.']
+    lexicon = Lexicon.build(docs)
+    mine = asked("my file says VERSION = 'b1.2.3', can the version still be read?")
+    assert mine.musts == () and "=b1" not in mine.terms
+    assert evidence(mine, docs[0], lexicon).carries
+    # written on its own, the same value is a name the documents must have
+    assert not evidence(asked("is version b1.2.3 read?"), docs[0], lexicon).carries
