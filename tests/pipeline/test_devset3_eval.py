@@ -58,11 +58,11 @@ def test_third_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # fact 56.7%, 16/20 uncovered clean; and an amount stated about what is asked: 17/20.
     # Then (definition lists with their term, cross-references scored as their titles,
     # chunks opening mid-thought read back, bullets read to their end): cited 70.0%, fact
-    # stated 68.3%.
+    # stated 68.3%. Then (links read as their text, names of several words): 18/20.
     m = devset3_report.metrics()
     table = devset3_report.table()
     assert m["hit_at_k"] >= 0.80, table
     assert m["cited_right"] >= 0.68, table
     assert m["fact_stated"] >= 0.65, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.80, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.85, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

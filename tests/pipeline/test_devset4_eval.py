@@ -74,11 +74,13 @@ def test_fourth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # first run): hit@6 93.8%, MRR 0.748, cited right 76.5%, fact stated 58.0%, 11/22
     # uncovered and 4/4 off-topic clean (devset3 in the same run: 83.3%, 68.3%, 55.0%,
     # 14/20). These floors catch a regression; the gap to issue 12's acceptance is the work
-    # (tests/devset4/ANALYSIS.md classes every miss).
+    # (tests/devset4/ANALYSIS.md classes every miss). Since links are read as their text and
+    # names of several words must be written together (main at 509112c): cited 77.8%, fact
+    # 60.5%, 14/22 uncovered clean.
     m = devset4_report.metrics()
     table = devset4_report.table()
     assert m["hit_at_k"] >= 0.91, table
     assert m["cited_right"] >= 0.74, table
     assert m["fact_stated"] >= 0.55, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.45, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.59, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
