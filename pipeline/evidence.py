@@ -35,8 +35,10 @@ mentions what the question is about. Two signals can:
   prose writes them in passing, and an answer need not repeat them. A name of several words
   ("Read the Docs", "GitLab CI") is known only where a chunk writes its words together: each
   word may be common ("read", "docs"). A name written as one word is also known as the same
-  words joined in a compound ("TestPyPI": ``test.pypi.org``). A value the asker assigns in
-  their own code (``BUILD = 'b1.2.3'``) is their data, not a name.
+  words joined in a compound ("TestPyPI": ``test.pypi.org``), and an identifier names each
+  of its words (``PYTHON_VARIANT_GIL``: the GIL). A file name or extension with a leading dot
+  (``.env``, ``*.so``) is a name, whatever its case. A value the asker assigns in their own
+  code (``BUILD = 'b1.2.3'``) is their data, not a name.
 - **links**: a chunk's words, for the statistics and for the passage alike, are its words as
   read: a link is its text, not its target (a page that links to ``…/nox-poetry`` says nothing
   about Poetry), and a mkdocstrings listing's options (its member names) are code.
@@ -85,6 +87,8 @@ _LISTING = re.compile(
 )
 #: words joined into one compound by dots, hyphens, slashes or underscores: ``test.pypi.org``
 _COMPOUND = re.compile(r"\w+(?:[./_-]\w+)+")
+#: a file name that starts with a dot, or an extension: ``.env``, ``.gitignore``, ``*.so``
+_DOTTED_NAME = re.compile(r"(?<![\w.])\.[^\W_][\w-]*")
 #: small words inside a name of several words: "Read the Docs", "Bank of Italy"
 _NAME_LINKS = frozenset({"the", "of"})
 #: an acronym's plural, its "s" in lower case: "IDEs" (but "HTTPS" is another acronym)
@@ -276,7 +280,7 @@ class Lexicon:
             lower = text.lower()
             words = set(_WORD.findall(lower))
             df.update({stem(w) for w in words if len(w) > 1 and w not in STOP} - _STOP_STEMS)
-            spellings.update(_spellings(text) | _compounds(lower))
+            spellings.update(_spellings(text) | _compounds(lower) | _dotted_names(lower))
             phrases.append(_phrase_text(lower))
             n += 1
         return cls(df, n, spellings, "\n".join(phrases))
@@ -311,14 +315,23 @@ class Lexicon:
         return self._df(term) / self.n if self.n else 0.0
 
 
+def _dotted_names(text: str) -> frozenset[str]:
+    """The file names and extensions ``text`` writes with a leading dot (``.env``, ``*.so``):
+    names, though in lower case. A knowledge base that never writes ``.env`` has no passage
+    about such a file, however often it says "env"."""
+    return frozenset(EXACT + m.group(0).lower() for m in _DOTTED_NAME.finditer(text))
+
+
 def _compounds(lower: str) -> set[str]:
-    """The names a compound may be written as in one word: ``test.pypi.org`` is also
-    "testpypi" and "pypiorg" (the docs' address for what an asker calls TestPyPI)."""
+    """The names a compound of words names: ``test.pypi.org`` is also "testpypi" and
+    "pypiorg" (the docs' address for what an asker calls TestPyPI), and an identifier names
+    each of its words (``PYTHON_VARIANT_GIL`` names the GIL)."""
     found: set[str] = set()
     for compound in _COMPOUND.findall(lower):
         parts = [p for p in re.split(r"[./_-]", compound) if p]
+        found.update(FOLDED + _singular(p) for p in parts)
         for i in range(len(parts)):
-            for j in range(i + 2, len(parts) + 1):
+            for j in range(i + 1, len(parts) + 1):
                 found.add(EXACT + "".join(parts[i:j]))
     return found
 
@@ -384,7 +397,7 @@ def asked(
         terms=wanted,
         names=names,
         musts=_musts(mine),
-        spelled=_names(mine) | _name_phrases(mine),
+        spelled=_names(mine) | _name_phrases(mine) | _dotted_names(mine),
         identifiers=_names(mine, identifiers=True),
     )
 

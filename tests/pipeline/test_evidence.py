@@ -350,3 +350,20 @@ def test_a_value_the_asker_assigns_is_their_data_not_a_name_to_match() -> None:
     assert evidence(mine, docs[0], lexicon).carries
     # written on its own, the same value is a name the documents must have
     assert not evidence(asked("is version b1.2.3 read?"), docs[0], lexicon).carries
+
+
+def test_an_identifier_names_each_of_its_words() -> None:
+    docs = ["Set `PYTHON_VARIANT_GIL` to pick the build without the lock."]
+    lexicon = Lexicon.build(docs)
+    # the docs name the GIL only inside the variable's name; that is still a mention
+    assert evidence(asked("can I get a build without the GIL?"), docs[0], lexicon).carries
+    assert not evidence(asked("can I get a build without the JIT?"), docs[0], lexicon).carries
+
+
+def test_a_file_name_with_a_leading_dot_is_a_name_the_docs_must_write() -> None:
+    docs = ["Each env reads its variables from the env-vars table.", "Keep `*.so` files."]
+    lexicon = Lexicon.build(docs)
+    # "env" is everywhere; a ``.env`` file is nowhere
+    assert not evidence(asked("can I load variables from a .env file?"), docs[0], lexicon).carries
+    assert evidence(asked("can I load variables from an env table?"), docs[0], lexicon).carries
+    assert evidence(asked("how do I keep the .so files?"), docs[1], lexicon).carries
