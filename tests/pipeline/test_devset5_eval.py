@@ -67,3 +67,20 @@ def test_every_fifth_devset_label_names_a_section_that_states_its_phrases() -> N
             if not states("\n".join(named), [p])
         ]
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.timeout(900)
+def test_fifth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
+    devset5_report: Report,
+) -> None:
+    # Measured when set (offline, MiniLM, main at 045acd8, questions committed before the
+    # first run): hit@6 76.8%, MRR 0.556, cited right 60.0%, fact stated 36.8%, 12/23
+    # uncovered and 4/4 off-topic clean. These floors catch a regression; the gap to issue
+    # 12's acceptance is the work (tests/devset5/ANALYSIS.md classes every miss).
+    m = devset5_report.metrics()
+    table = devset5_report.table()
+    assert m["hit_at_k"] >= 0.75, table
+    assert m["cited_right"] >= 0.58, table
+    assert m["fact_stated"] >= 0.35, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.50, table
+    assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
