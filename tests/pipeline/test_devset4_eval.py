@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from connectors.knowledge.sources.folder import read_folder
 from connectors.knowledge.store import KnowledgeStore
 from pipeline.config import PipelineSettings
-from pipeline.evaluation import Report, parse_cases, states
+from pipeline.evaluation import Report, parse_cases
 from pipeline.ports import Embedder
-from tests.pipeline.test_devset_eval import eval_devset, ingest_devset
+from tests.pipeline.test_devset_eval import eval_devset, ingest_devset, mislabelled
 
 DEVSET4 = Path(__file__).parents[1] / "devset4"
 URL_BASE = (DEVSET4 / "URL_BASE").read_text(encoding="utf-8").strip()
@@ -48,21 +47,7 @@ def test_the_fourth_devset_is_labelled_and_licensed() -> None:
 def test_every_label_names_a_section_that_states_its_phrases() -> None:
     # A label is only worth measuring against if the section it names exists (as the folder
     # reader anchors it) and says what the answer must say.
-    sections: dict[str, str] = {}
-    for doc in read_folder(DEVSET4 / "docs", url_base=URL_BASE):
-        for s in getattr(doc, "sections", ()):
-            sections[f"{doc.url}#{s.anchor}" if s.anchor else doc.url] = s.text
-    cases = parse_cases((DEVSET4 / "questions.yaml").read_text(encoding="utf-8"), fmt="yaml")
-    wrong: list[str] = []
-    for case in (c for c in cases if c.expect == "answer"):
-        named = [sections[u] for u in case.urls if u in sections]
-        if not named:
-            wrong.append(f"{case.question}: no such section {case.urls}")
-        wrong += [
-            f"{case.question}: {p!r} not in {case.urls}"
-            for p in case.contains
-            if not states("\n".join(named), [p])
-        ]
+    wrong = mislabelled(DEVSET4, URL_BASE)
     assert not wrong, "\n".join(wrong)
 
 

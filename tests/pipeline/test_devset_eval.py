@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from connectors.knowledge.documents import Document
 from connectors.knowledge.ingest import Ingestor
 from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.sources.folder import read_folder
@@ -21,7 +22,7 @@ from connectors.knowledge.store.lancedb import open_lancedb
 from connectors.providers.embeddings import MiniLMEmbedding
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
-from pipeline.evaluation import Report, RetrievalCheck, parse_cases, run_eval
+from pipeline.evaluation import Report, RetrievalCheck, parse_cases, run_eval, states
 from pipeline.ports import Embedder
 
 DEVSET = Path(__file__).parents[1] / "devset"
@@ -36,6 +37,28 @@ def ingest_devset(folder: Path, url_base: str, data_dir: Path) -> KnowledgeStore
     )
     assert report.added == len(list((folder / "docs").rglob("*.md")))
     return kb
+
+
+def mislabelled(folder: Path, url_base: str) -> list[str]:
+    """Labels of ``folder/questions.yaml`` that name no section the folder reader produces,
+    or a phrase the named sections do not state (shared with test_devset4/5_eval)."""
+    sections: dict[str, str] = {}
+    for doc in read_folder(folder / "docs", url_base=url_base):
+        assert isinstance(doc, Document), doc
+        for s in doc.sections:
+            sections[f"{doc.url}#{s.anchor}" if s.anchor else doc.url] = s.text
+    cases = parse_cases((folder / "questions.yaml").read_text(encoding="utf-8"), fmt="yaml")
+    wrong: list[str] = []
+    for case in (c for c in cases if c.expect == "answer"):
+        named = [sections[u] for u in case.urls if u in sections]
+        if not named:
+            wrong.append(f"{case.question}: no such section {case.urls}")
+        wrong += [
+            f"{case.question}: {p!r} not in {case.urls}"
+            for p in case.contains
+            if not states("\n".join(named), [p])
+        ]
+    return wrong
 
 
 def eval_devset(
