@@ -32,7 +32,7 @@ class StoreSettings(BaseModel):
     """Weaviate gRPC port"""
     alpha: float = Field(0.5, ge=0.0, le=1.0)
     """hybrid weight of the vector score against the full-text score: 1 = vector only"""
-    candidates: int = Field(4, ge=1, le=20)
+    candidates: int = Field(16, ge=1, le=20)
     """hybrid search: the vector and full-text lists each bring top_k × this to the fusion, of which the best top_k are kept"""
     section_slots: int = Field(0, ge=0, le=100)
     """hybrid search: a section's chunks beyond this many wait until every other section has had as many (0 = fused order only)"""

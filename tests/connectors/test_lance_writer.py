@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from connectors.knowledge.chunking import Chunk
-from connectors.knowledge.store.lance_writer import LanceWriter
+from connectors.knowledge.store.lance_writer import LanceWriter, search_text
 from connectors.knowledge.store.nodes import embed_text, node_metadata
 
 
@@ -96,7 +96,10 @@ def test_rows_schema_and_indexes_match_the_llama_index_adapter_and_lancedb(
         assert ours.schema.field(field.name) == field
     their_columns = theirs.schema.names
     assert ours.to_table(columns=their_columns).to_pylist() == theirs.to_table().to_pylist()
-    assert ours.to_table(columns=["search"]).column(0).to_pylist() == [c.text for c in chunks]
+    assert ours.to_table(columns=["search"]).column(0).to_pylist() == [
+        "Billing › Refunds\n" + chunks[0].text,
+        chunks[1].text,
+    ]
     assert ours.data_storage_version == theirs.data_storage_version
 
     def params(dataset: lance.LanceDataset, name: str) -> object:
@@ -108,7 +111,7 @@ def test_rows_schema_and_indexes_match_the_llama_index_adapter_and_lancedb(
 
 def test_lancedb_and_the_adapter_still_search_and_write_the_table(tmp_path: Path) -> None:
     """lancedb's full-text search names no column and finds the one index; rows the
-    adapter adds get their ``search`` text at the next index upkeep."""
+    adapter adds get their ``search`` text (title and text) at the next index upkeep."""
     import lancedb
 
     from connectors.knowledge.store.base import chunk_node
@@ -116,20 +119,25 @@ def test_lancedb_and_the_adapter_still_search_and_write_the_table(tmp_path: Path
 
     chunks = _chunks()
     writer = LanceWriter(tmp_path / "t.lance")
-    writer.add(chunks[:1], [[0.25] * 8])
+    writer.add(chunks[1:], [[0.25] * 8])
     writer.ensure_indexes(vector_index_rows=100)
     table = lancedb.connect(str(tmp_path)).open_table("t")
-    found = table.search("refunds", query_type="fts").limit(5).to_list()
-    assert [row["text"] for row in found] == [chunks[0].text]
+    found = table.search("backslash", query_type="fts").limit(5).to_list()
+    assert [row["text"] for row in found] == [chunks[1].text]
 
-    node = chunk_node(chunks[1])
+    node = chunk_node(chunks[0])
     node.embedding = [-0.5] * 8
     CitebotLanceDBVectorStore(uri=str(tmp_path), table_name="t", mode="append").add([node])
     writer.ensure_indexes(vector_index_rows=100)
     dataset = writer._dataset()
     assert dataset is not None
     rows = dataset.to_table(columns=["text", "search"]).to_pylist()
-    assert sorted(r["search"] for r in rows) == sorted(c.text for c in chunks)
+    assert sorted(r["search"] for r in rows) == sorted(
+        [chunks[1].text, "Billing › Refunds\n" + chunks[0].text]
+    )
+    table = lancedb.connect(str(tmp_path)).open_table("t")
+    found = table.search("billing", query_type="fts").limit(5).to_list()
+    assert [row["text"] for row in found] == [chunks[0].text]
 
 
 def test_a_table_without_the_search_column_gets_it_at_the_next_write(tmp_path: Path) -> None:
@@ -146,7 +154,15 @@ def test_a_table_without_the_search_column_gets_it_at_the_next_write(tmp_path: P
     dataset = writer._dataset()
     assert dataset is not None
     rows = dataset.to_table(columns=["text", "search"]).to_pylist()
-    assert [r["search"] for r in rows] == [c.text for c in chunks]
+    assert [r["search"] for r in rows] == [search_text(c.title, c.text) for c in chunks]
+    assert rows[0]["search"].startswith("Billing › Refunds\n")
+
+
+def test_the_search_text_is_the_title_and_text_with_their_identifier_terms() -> None:
+    assert search_text("Config › exc_info", "Set it to True.") == (
+        "Config › exc_info\nSet it to True.\nexcinfo"
+    )
+    assert search_text("", "Set it to True.") == "Set it to True."
 
 
 def test_deletes_take_many_documents_in_one_commit_and_quote_them(tmp_path: Path) -> None:

@@ -296,16 +296,17 @@ def test_alpha_weighs_meaning_against_words(data_dir: Path) -> None:
 async def test_one_chunk_per_section_comes_first(data_dir: Path) -> None:
     """A long section's chunks rank together; the other sections get the slots first."""
     near = _unit(1, 0, 0)
+    # section names of one indexed word each: the titles weigh the same in the full text
     rows = [
         ("Falcon launch note one.", "long", near),
         ("Falcon launch note two.", "long", _unit(1, 0.02, 0)),
         ("Falcon launch note six.", "long", _unit(1, 0.04, 0)),
-        ("Falcon launch note ten.", "other", _unit(1, 0.3, 0)),
+        ("Falcon launch note ten.", "short", _unit(1, 0.3, 0)),
         ("Falcon launch note five.", "third", _unit(1, 0.6, 0)),
     ]
     store = _synthetic(data_dir, rows, section_slots=1)
     hits = store.search("falcon launch", near, top_k=4, scope=None)
-    assert [h.source.url.rsplit("#", 1)[1] for h in hits] == ["long", "other", "third", "long"]
+    assert [h.source.url.rsplit("#", 1)[1] for h in hits] == ["long", "short", "third", "long"]
     assert hits[0].source.text == "Falcon launch note one."
     retrieved = await store.retrieve("falcon launch", top_k=3, scope=None)
     assert len({h.source.url for h in retrieved}) == 3
@@ -349,3 +350,27 @@ def test_a_lone_full_text_match_counts_as_the_best_of_its_list() -> None:
     ranked = fuse([(1, 0.2), (2, 0.25), (3, 0.4)], [(2, 7.5)], 0.5)
     assert [row for row, _ in ranked] == [2, 1, 3]
     assert [row for row, _ in fuse([(1, 0.2), (2, 0.2)], [], 0.5)] == [1, 2]
+
+
+def test_a_short_section_is_found_by_the_words_of_its_heading(data_dir: Path) -> None:
+    """A one-line section ("Not supported.") says what it is about only in its heading
+    path; the full-text index reads the title as the embedder does."""
+    from dataclasses import replace
+
+    from llama_index.core.embeddings import MockEmbedding
+
+    same = _unit(1, 0, 0)
+    store = open_lancedb(data_dir, StoreSettings(alpha=0.0), MockEmbedding(embed_dim=3))  # type: ignore[arg-type]
+    store.add(
+        [
+            replace(
+                _chunk("Setting it is not supported.", "c", "sources.md", "updates"),
+                title="Version sources › Code source › Updates",
+            ),
+            _chunk("The version is read from a file you name.", "c", "files.md", "reading", 1),
+        ],
+        vectors=[same, same],
+    )
+    store.optimize()
+    top = store.search("can the code source update the version", same, top_k=1, scope=None)
+    assert top[0].source.url.endswith("#updates")

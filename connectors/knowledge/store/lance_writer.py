@@ -2,8 +2,8 @@
 
 The table is the one ``llama-index-vector-stores-lancedb`` writes (the same
 columns, the node as JSON in the metadata) plus one: ``search``, the text that
-the full-text index reads (the chunk's text and its identifier terms,
-``identifiers.py``). The index has lancedb's full-text settings, and lancedb
+the full-text index reads (the chunk's title, its text and their identifier
+terms, ``identifiers.py``). The index has lancedb's full-text settings, and lancedb
 searches every indexed column when none is named, so lancedb and LlamaIndex read
 the table as before. Neither is imported: together about three CPU seconds, a
 third of a small ingest's whole cost. A table without ``search`` (written by the
@@ -82,26 +82,40 @@ def _schema(dimension: int) -> pa.Schema:
     )
 
 
+def search_text(title: str, text: str) -> str:
+    """What the full-text index reads for a chunk: its title (the page and heading path,
+    which is embedded with the text too), its text, and both's identifier terms. A short
+    section whose subject is only in its heading is found by the heading's words."""
+    return with_identifier_terms(f"{title}\n{text}" if title else text)
+
+
 def _search_texts(batch: pa.RecordBatch) -> pa.RecordBatch:
-    """The ``search`` column for rows that have only their text (``add_columns``)."""
+    """The ``search`` column for rows written without one (``add_columns``)."""
     import pyarrow as pa
 
     texts = batch.column(TEXT_COLUMN).to_pylist()
-    values = [with_identifier_terms(t or "") for t in texts]
+    metadata = batch.column("metadata").to_pylist()
+    values = [
+        search_text(str((m or {}).get("title") or ""), t or "")
+        for t, m in zip(texts, metadata, strict=True)
+    ]
     return pa.RecordBatch.from_arrays([pa.array(values, pa.string())], [SEARCH_COLUMN])
 
 
 def _with_search_column(dataset: lance.LanceDataset) -> lance.LanceDataset:
     """The dataset with its ``search`` column, computed for the rows there are."""
     if SEARCH_COLUMN not in dataset.schema.names:
-        dataset.add_columns(_search_texts, read_columns=[TEXT_COLUMN])
+        dataset.add_columns(_search_texts, read_columns=[TEXT_COLUMN, "metadata"])
     return dataset
 
 
 def _fill_search_column(dataset: lance.LanceDataset) -> None:
     """Rows that the adapter appended to a table with a ``search`` column have none: they
-    are searched by their text alone (their identifier terms need the chunk's writer)."""
-    dataset.update({SEARCH_COLUMN: TEXT_COLUMN}, where=f"{SEARCH_COLUMN} IS NULL")
+    are searched by their title and text (their identifier terms need the chunk's writer)."""
+    dataset.update(
+        {SEARCH_COLUMN: f"concat_ws(chr(10), nullif(metadata.title, ''), {TEXT_COLUMN})"},
+        where=f"{SEARCH_COLUMN} IS NULL",
+    )
 
 
 class LanceWriter:
@@ -137,7 +151,7 @@ class LanceWriter:
                 pa.FixedSizeListArray.from_arrays(pa.array(matrix.reshape(-1)), dimension),
                 pa.array([c.text for c in chunks], pa.string()),
                 pa.array([node_metadata(c) for c in chunks], schema.field("metadata").type),
-                pa.array([with_identifier_terms(c.text) for c in chunks], pa.string()),
+                pa.array([search_text(c.title, c.text) for c in chunks], pa.string()),
             ],
             schema=schema,
         )
