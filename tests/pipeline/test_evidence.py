@@ -367,3 +367,29 @@ def test_a_file_name_with_a_leading_dot_is_a_name_the_docs_must_write() -> None:
     assert not evidence(asked("can I load variables from a .env file?"), docs[0], lexicon).carries
     assert evidence(asked("can I load variables from an env table?"), docs[0], lexicon).carries
     assert evidence(asked("how do I keep the .so files?"), docs[1], lexicon).carries
+
+
+def test_where_a_name_of_several_words_starts_and_ends() -> None:
+    docs = ["Read the Docs hosts the pages.", "Mirror to GitHub or GitLab, then search Google."]
+    lexicon = Lexicon.build([*docs, *CORPUS])
+    # a chunk may open with the name; a question may end with it, with no question mark
+    assert evidence(asked("can the pages go on Read the Docs"), docs[0], lexicon).carries
+    assert not evidence(asked("can it go on Mirror the Docs"), docs[0], lexicon).carries
+    # a comma, a word that is not a name, or the start of the question ends a name
+    assert evidence(asked("do I mirror to GitHub, GitLab?"), docs[1], lexicon).carries
+    assert evidence(asked("Mirror GitHub, then what?"), docs[1], lexicon).carries
+    assert evidence(asked("should I Google it first?"), docs[1], lexicon).carries
+    assert '"gitlab' not in "".join(asked("does GitLab the company mirror?").spelled)
+    # "GitHub" and "GitLab" are known, the name they would make is not
+    assert not evidence(asked("do I mirror to GitHub GitLab?"), docs[1], lexicon).carries
+
+
+def test_more_chunks_counted_know_their_names_and_phrases() -> None:
+    lexicon = Lexicon.build(CORPUS)
+    more = lexicon.including(["Deploy it on Cloud Run with `HATCH_SANIC_MODE` set."])
+    assert more.n == lexicon.n + 1 and more.df["cooki"] == lexicon.df["cooki"]
+    question = asked("can I deploy to Cloud Run?")
+    assert not evidence(question, CORPUS[0], lexicon).carries
+    assert evidence(question, CORPUS[0], more).carries
+    # a capitalised name written inside an identifier is known too
+    assert evidence(asked("is Sanic supported?"), CORPUS[0], more).carries
