@@ -49,13 +49,23 @@ log = logging.getLogger("citebot.pipeline.extractive")
 NOT_FOUND = "I couldn't find this in the knowledge base."
 NOT_FOUND_ANYWHERE = "I couldn't find this in the knowledge base or on the web."
 
-# Questions whose answer is something to do, where a section's code shows how.
+# Questions whose answer is something to do or to write, where a section's code (or the
+# setting it names) shows how: "how do I …", "can I turn … off", "what's the setting",
+# "which option/env var …", "what do I add …", "is there a way …".
 _HOW_TO = re.compile(
     r"\b(?:how\s+(?:do|can|could|should|would|will|to)\b|how\s+\w+\s+i\b|"
-    r"what(?:'s|\s+is)\s+the\s+(?:way|syntax|code)\b|is\s+there\s+a\s+way\b|"
+    r"(?:can|could)\s+(?:i|we)\s+(?!still\b|be\b)\w+|"
+    r"what(?:'s|\s+is|\s+are)\s+the\s+(?:\w+\s+)?(?:way|syntax|code|commands?|settings?|"
+    r"options?|flags?|keys?|variables?)\b|"
+    r"(?:which|what)\s+(?:\w+\s+)?(?:settings?|options?|flags?|keys?|commands?|"
+    r"env(?:ironment)?\s+var(?:iable)?s?)\s+(?:do|does|should|can|must|will|would|is|are|to)\b|"
+    r"what\s+(?:do|should|must)\s+(?:i|we)\s+(?:\w+\s+){0,4}(?:add|put|write|set|type|run|call)\b|"
+    r"is\s+there\s+an?\s+(?:way|setting|option|flag|command)\b|is\s+it\s+possible\b|"
     r"example\s+of\b|show\s+me\b)",
     re.I,
 )
+# a diagram's source (a fenced mermaid or graphviz block) draws; it does not show how
+_DIAGRAM = re.compile(r"[ \t]*(?:```|~~~)[ \t]*\{?(?:mermaid|plantuml|graphviz|dot)\b", re.I)
 # a heading line: what follows it does not lean on what came before
 _HEADING = re.compile(r"^[ \t]*#{1,6}(?:[ \t]|$)", re.M)
 
@@ -135,11 +145,10 @@ async def extract(
         if pick.text.rstrip().endswith(":"):
             # what it announces carries on to the end of its bullet ("This has two drawbacks:")
             picked.read_block(pick)
-    if not any(p.kind == "code" for p in picked.chosen):
-        if how_to:
-            picked.show_code(ranked[0], set(wanted))
-        else:
-            picked.show_signature(ranked[0], set(wanted))
+    if how_to:
+        picked.show_code(ranked[0], set(wanted))
+    elif not any(p.kind == "code" for p in picked.chosen):
+        picked.show_signature(ranked[0], set(wanted))
     chosen = sorted(picked.chosen, key=lambda p: (p.source_rank, p.start))
     # code left out between two sentences does not part them: they read on for the reader
     position = {
@@ -167,6 +176,8 @@ class _Picked:
         self.how_to = how_to
         self.lexicon = lexicon
         self.texts = [source.text for source in sources]
+        self.ids = [source.id for source in sources]
+        self.titles = [source.title for source in sources]
         self.limit = limit
         self.floor = floor
         self.read = read
@@ -274,33 +285,59 @@ class _Picked:
                 self.add(more)
 
     def show_code(self, best: Pick, wanted: set[str]) -> None:
-        """The code that shows how: of the chosen sections, the block sharing most of the
-        question's terms, in the best sentence's section first, after it rather than before."""
-        ranks = list(dict.fromkeys([best.source_rank, *(p.source_rank for p in self.chosen)]))
+        """The code that shows how: the block naming most of the question's (IDF-weighted)
+        terms, with its section's title (a block under "GitHub Actions" is about GitHub
+        Actions). The best sentence's section comes first, after it rather than before; then
+        the sections the answer quotes, and any other retrieved section whose code names a
+        good share of the question, cited for it: the prose that matches a how-to question
+        best is often a pointer ("See this blog post"), and the setting that answers it is
+        another section's block. A block naming more than the one shown (or than the code
+        a sentence announced) comes with it, once."""
+        ranks = {best.source_rank, *(p.source_rank for p in self.chosen)}
         blocks = [
-            (rank, unit)
-            for rank in ranks
-            for unit in self.read[rank]
-            if unit.kind == "code" and _short(unit.text)
+            (rank, unit, self.shared(unit, wanted, self.titles[rank]))
+            for rank, found in enumerate(self.read)
+            for unit in found
+            if unit.kind == "code"
+            and _short(unit.text)
+            and not _DIAGRAM.match(unit.text)
+            and not self.has(rank, unit.start)
         ]
-        if not blocks:
-            return
+        blocks = [b for b in blocks if b[0] in ranks or b[2] >= SIGNATURE_SHARE]
+        shown = [
+            self.shared(p, wanted, self.titles[p.source_rank])
+            for p in self.chosen
+            if p.kind == "code"
+        ]
+        # of blocks naming as much, the one whose section's quoted prose answers best
+        quoted: dict[int, float] = {}
+        for pick in self.chosen:
+            quoted[pick.source_rank] = max(quoted.get(pick.source_rank, 0.0), pick.score)
 
-        def order(block: tuple[int, Unit]) -> tuple[bool, float, bool, int]:
-            rank, unit = block
+        def order(block: tuple[int, Unit, float]) -> tuple[int, float, float, bool, int]:
+            rank, unit, share = block
             home = rank == best.source_rank
+            # the best section's own code, unless it names none of the question and
+            # another block names a good share of it
+            tier = 0 if home and share else 1 if share >= SIGNATURE_SHARE else 2 if home else 3
             return (
-                not home,
-                -self.shared(unit, wanted),
+                tier,
+                -share,
+                -quoted.get(rank, 0.0),
                 unit.start < best.start,
                 abs(unit.start - best.start),
             )
 
-        rank, unit = min(blocks, key=order)
-        if rank != best.source_rank and not self.shared(unit, wanted):
-            return
-        lead = next(p for p in self.chosen if p.source_rank == rank)
-        self.add(_unit_pick(lead, unit), counts=False)
+        if not shown and blocks:
+            rank, unit, share = min(blocks, key=order)
+            if rank != best.source_rank and not share:
+                return
+            self.add(self._shown(rank, unit), counts=False)
+            shown.append(share)
+        more = [b for b in blocks if b[2] > max(shown, default=0.0)]
+        if more:
+            rank, unit, _ = min(more, key=lambda b: (-b[2], *order(b)[2:]))
+            self.add(self._shown(rank, unit), counts=False)
 
     def show_signature(self, best: Pick, wanted: set[str]) -> None:
         """An API signature of the best sentence's section that names what the question
@@ -314,15 +351,22 @@ class _Picked:
         if unit is not None and share >= SIGNATURE_SHARE:
             self.add(_unit_pick(best, unit), counts=False)
 
-    def shared(self, unit: Unit, wanted: set[str]) -> float:
-        """The IDF-weighted share of the question's terms a code unit mentions."""
+    def _shown(self, rank: int, unit: Unit) -> Pick:
+        """``unit`` of source ``rank`` shown for what it is (code), cited as its source."""
+        lead = next((p for p in self.chosen if p.source_rank == rank), None)
+        if lead is not None:
+            return _unit_pick(lead, unit)
+        return Pick(rank, unit.start, unit.text, self.ids[rank], 0.0, unit.kind)
+
+    def shared(self, unit: Unit | Pick, wanted: set[str], title: str = "") -> float:
+        """The IDF-weighted share of the question's terms a code unit (or its title) names."""
         if not wanted:
             return 0.0
         lexicon = self.lexicon
         if lexicon is not None:
             # a term no chunk has cannot be named by any code: it only says the docs lack it
             wanted = {t for t in wanted if lexicon.known(t)}
-        found = wanted & set(terms(unit.text))
+        found = wanted & set(terms(f"{title}\n{unit.text}"))
         weight = lexicon.idf if lexicon is not None else (lambda _: 1.0)
         return sum(weight(t) for t in found) / (sum(weight(t) for t in wanted) or 1.0)
 

@@ -10,6 +10,7 @@ print Aborted!"): a fact written only in a table is stated like any other.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -49,6 +50,12 @@ _DEFINITION = re.compile(
 _DEFINES = re.compile(r"^:[ \t]+", re.M)
 # a cell boundary: a pipe neither escaped nor inside a code span
 _CELL = re.compile(r"(`+)(?:(?!\1).)*?\1|\\\||(\|)")
+# a line break or list inside a cell (`a`<br>`b`, <ul><li>a</li><li>b</li></ul>): its values
+_CELL_BREAK = re.compile(r"[ \t]*(?:<br[ \t]*/?>|</li>[ \t]*<li>)[ \t]*", re.I)
+_CELL_LIST = re.compile(r"</?(?:ul|ol|li)>", re.I)
+_CELL_CODE = re.compile(r"<code>(.*?)</code>", re.I)
+# an image, linked or not, with its attribute list: a badge or an icon, no words of the row
+_IMAGE = re.compile(r"\[?!\[[^\]\n]*\]\([^)\n]*\)(?:\{[^}\n]*\})?(?:\]\([^)\n]*\))?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,10 +189,19 @@ def _rows(text: str, table: re.Match[str]) -> list[Unit]:
             # two columns are a name and what it means; the headings add nothing
             said = f"{pairs[0][1]}: {pairs[1][1]}"
         else:
-            said = pairs[0][1] + " — " + "; ".join(f"{h}: {c}" if h else c for h, c in pairs[1:])
+            said = _headed(pairs)
         if is_prose(said):
             found.append(Unit(start, end, said, "item"))
+        elif len(pairs) > 1 and any(h for h, _ in pairs):
+            # a row of values ("`~=1.2` | `>=1.2.0, <2.0.0`") is still a claim about its key,
+            # which its headings put into words ("Clause `~=1.2` — Allowed versions: …")
+            found.append(Unit(start, end, f"{pairs[0][0]} {_headed(pairs)}".strip(), "item"))
     return found
+
+
+def _headed(pairs: Sequence[tuple[str, str]]) -> str:
+    """A row as its key, then each other cell after its heading."""
+    return pairs[0][1] + " — " + "; ".join(f"{h}: {c}" if h else c for h, c in pairs[1:])
 
 
 def _cells(line: str) -> list[str]:
@@ -201,4 +217,13 @@ def _cells(line: str) -> list[str]:
             cells.append(line[last : match.start()].strip())
             last = match.end()
     cells.append(line[last:].strip())
-    return cells
+    return [_cell_text(cell) for cell in cells]
+
+
+def _cell_text(cell: str) -> str:
+    """A cell as it reads: its line breaks and list items are a list of values, and its
+    images (badges, icons) are no words of it."""
+    cell = _IMAGE.sub("", cell)
+    cell = _CELL_CODE.sub(r"`\1`", cell)
+    cell = _CELL_BREAK.sub(", ", cell)
+    return " ".join(_CELL_LIST.sub("", cell).split())

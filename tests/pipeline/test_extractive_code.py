@@ -1,0 +1,188 @@
+"""Facts written in code and tables: a row of values is a claim about its key, and the
+block that names what a how-to question asks is shown (fenced) and cited, whichever
+retrieved section it sits in."""
+
+from __future__ import annotations
+
+from citations.model import Source
+from pipeline.evidence import Lexicon
+from pipeline.extractive import extract, is_how_to
+from pipeline.graders import EmbeddingGrader
+from pipeline.ports import Embedder
+from pipeline.units import units
+from tests.pipeline.test_extractive import source
+
+RANGES = """## Caret ranges
+
+A caret range allows changes that do not modify the left-most non-zero part of the version.
+
+| Range | Matches |
+| --- | --- |
+| `^2.1` | `>=2.1.0, <3.0.0` |
+| `^0.3` | `>=0.3.0, <0.4.0` |
+| `patch`<br>`fix` | `1.0.1` |
+| `os` | <ul><li>linux</li><li>win32</li></ul> |
+| Build | [![build](https://ci.example/badge.svg){ loading=lazy }](https://ci.example/) |
+
+Tilde ranges are stricter."""
+
+# other pages of the same docs: what makes a term rare or common among the chunks
+CORPUS = [
+    "## Install\n\nInstall tern with pip. Tern needs Python 3.10 or later.",
+    "## Commands\n\nTern has commands for commits, tags and releases. Each command has help.",
+    "## Hooks\n\nTern runs hooks before each commit. A failing hook stops the commit.",
+    "## Output\n\nTern prints colored output. Set `NO_COLOR` to turn colors off.",
+]
+
+
+def test_a_row_of_values_is_read_with_its_headings() -> None:
+    items = [u.text for u in units(RANGES) if u.kind == "item"]
+    assert items == [
+        "Range `^2.1` — Matches: `>=2.1.0, <3.0.0`",
+        "Range `^0.3` — Matches: `>=0.3.0, <0.4.0`",
+        # a line break or a list inside a cell separates its values
+        "Range `patch`, `fix` — Matches: `1.0.1`",
+        "Range `os` — Matches: linux, win32",
+    ]
+    # a row that says something in words keeps the short form ("name: meaning")
+    words = "| Key | Meaning |\n| --- | --- |\n| `strict` | Fail on the first warning found |\n"
+    assert [u.text for u in units(words)] == ["`strict`: Fail on the first warning found"]
+    # a key alone, or a row with no headings to read it by, is no claim
+    bare = "| | |\n| --- | --- |\n| `a` | `b` |\n| `c` | |\n"
+    assert units(bare) == []
+
+
+async def test_a_fact_only_in_a_row_of_values_is_stated(embedder: Embedder) -> None:
+    sources = [source(RANGES)]
+    lexicon = Lexicon.build([RANGES, *CORPUS])
+    text, _ = await extract(
+        "which versions does ^2.1 match?", sources, EmbeddingGrader(embedder), lexicon=lexicon
+    )
+    assert text.startswith("- Range `^2.1` — Matches: `>=2.1.0, <3.0.0`\n")
+
+
+def test_how_to_questions_include_asking_for_the_setting_or_whether_one_can() -> None:
+    for question in [
+        "can I turn off the update check only in CI?",
+        "I want a quiet build, what's the setting?",
+        "what's the recommended way to install it on a build server?",
+        "which env var do I set to skip the hooks?",
+        "what do I tell fish users to add to their config?",
+        "is there an option to keep the temp files?",
+    ]:
+        assert is_how_to(question), question
+    for question in [
+        "does the cache survive a restart?",
+        "which versions does ^2.1 match?",
+        "can I still use the old config file?",
+        "what is the default timeout?",
+    ]:
+        assert not is_how_to(question), question
+
+
+POINTER = """## Default editor
+
+Tern opens the program named by the `EDITOR` environment variable to write commit messages. \
+When it is unset, tern falls back to `vi` on every platform. See the editors page for more."""
+
+EDITOR = """## Editor
+
+You can pick the program tern writes messages in with the `editor` key.
+
+```toml
+[commit]
+editor = "nano"
+```"""
+
+
+async def test_a_how_to_answer_shows_the_block_naming_the_question_from_another_section(
+    embedder: Embedder,
+) -> None:
+    sources = [source(POINTER, 1), source(CORPUS[2], 2), source(EDITOR, 3)]
+    lexicon = Lexicon.build([POINTER, EDITOR, *CORPUS])
+    question = "tern opens vi for my commit messages but I like nano, how do I change that?"
+    text, picks = await extract(
+        question, sources, EmbeddingGrader(embedder), limit=2, lexicon=lexicon
+    )
+    # the pointer's section matched the question best; the setting is the other one's code
+    assert text.startswith("Tern opens the program named by the `EDITOR`")
+    assert '```toml\n[commit]\neditor = "nano"\n```\n[3]' in text
+    assert [p.source_id for p in picks if p.kind == "code"] == [3]
+    # not asked how: the other section's code is not shown
+    told, _ = await extract(
+        "what does tern open for commit messages when EDITOR is unset?",
+        sources,
+        EmbeddingGrader(embedder),
+        limit=2,
+        lexicon=lexicon,
+    )
+    assert "```" not in told
+
+
+COUNT = """## Counting
+
+An option may be repeated, and its value is how many times it was given.
+
+```python
+@tool.option("-v", "--verbose", count=True)
+```"""
+
+STACKING = """## Stacking short options
+
+Short options can be written together, so `-abc` is the same as `-a -b -c`. If the \
+last one takes a value, it can follow in the next argument:
+
+```python
+@tool.option("-n", type=int)
+```"""
+
+
+async def test_code_a_sentence_announces_gets_company_from_a_block_naming_more(
+    embedder: Embedder,
+) -> None:
+    sources: list[Source] = [source(STACKING, 1), source(COUNT, 2)]
+    lexicon = Lexicon.build([STACKING, COUNT, *CORPUS])
+    text, picks = await extract(
+        "how can users pass -abc style flags and a verbose flag several times?",
+        sources,
+        EmbeddingGrader(embedder),
+        limit=2,
+        lexicon=lexicon,
+    )
+    code = [p.text for p in picks if p.kind == "code"]
+    assert any("count=True" in c for c in code), text
+    assert len(code) <= 2
+
+
+RUNNERS = """## CI runners
+
+```yaml
+- name: Set up tern
+  uses: tern-dev/setup@v2
+```
+
+Read the action's page for its inputs."""
+
+DAEMON = """## Daemon
+
+Tern can run in the background and watch the repository. Start it on a build server \
+with `tern daemon --detach`."""
+
+
+async def test_a_blocks_section_title_counts_for_what_it_names(embedder: Embedder) -> None:
+    # the block's own words are generic; its section's title says what it is for
+    sources = [
+        source(DAEMON, 1),
+        Source(
+            id=2, url="https://docs.example/install#ci", title="Install › CI runners", text=RUNNERS
+        ),
+    ]
+    lexicon = Lexicon.build([DAEMON, RUNNERS, *CORPUS])
+    text, picks = await extract(
+        "what's the recommended way to get tern onto a CI runner?",
+        sources,
+        EmbeddingGrader(embedder),
+        limit=1,
+        lexicon=lexicon,
+    )
+    assert "uses: tern-dev/setup@v2\n```\n[2]" in text
