@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from citations.model import Source
 from pipeline.evidence import Lexicon
-from pipeline.extractive import extract, is_how_to
+from pipeline.extractive import Pick, extract, is_how_to
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
 from pipeline.units import units
@@ -35,6 +35,15 @@ CORPUS = [
 ]
 
 
+async def answered(
+    question: str, sources: list[Source], embedder: Embedder, *, limit: int = 2
+) -> tuple[str, list[Pick]]:
+    """The offline answer from ``sources``, with term statistics over them and ``CORPUS``."""
+    lexicon = Lexicon.build([*(s.text for s in sources), *CORPUS])
+    grader = EmbeddingGrader(embedder)
+    return await extract(question, sources, grader, limit=limit, lexicon=lexicon)
+
+
 def test_a_row_of_values_is_read_with_its_headings() -> None:
     items = [u.text for u in units(RANGES) if u.kind == "item"]
     assert items == [
@@ -53,11 +62,7 @@ def test_a_row_of_values_is_read_with_its_headings() -> None:
 
 
 async def test_a_fact_only_in_a_row_of_values_is_stated(embedder: Embedder) -> None:
-    sources = [source(RANGES)]
-    lexicon = Lexicon.build([RANGES, *CORPUS])
-    text, _ = await extract(
-        "which versions does ^2.1 match?", sources, EmbeddingGrader(embedder), lexicon=lexicon
-    )
+    text, _ = await answered("which versions does ^2.1 match?", [source(RANGES)], embedder, limit=3)
     assert text.startswith("- Range `^2.1` — Matches: `>=2.1.0, <3.0.0`\n")
 
 
@@ -99,22 +104,15 @@ async def test_a_how_to_answer_shows_the_block_naming_the_question_from_another_
     embedder: Embedder,
 ) -> None:
     sources = [source(POINTER, 1), source(CORPUS[2], 2), source(EDITOR, 3)]
-    lexicon = Lexicon.build([POINTER, EDITOR, *CORPUS])
     question = "tern opens vi for my commit messages but I like nano, how do I change that?"
-    text, picks = await extract(
-        question, sources, EmbeddingGrader(embedder), limit=2, lexicon=lexicon
-    )
+    text, picks = await answered(question, sources, embedder)
     # the pointer's section matched the question best; the setting is the other one's code
     assert text.startswith("Tern opens the program named by the `EDITOR`")
     assert '```toml\n[commit]\neditor = "nano"\n```\n[3]' in text
     assert [p.source_id for p in picks if p.kind == "code"] == [3]
     # not asked how: the other section's code is not shown
-    told, _ = await extract(
-        "what does tern open for commit messages when EDITOR is unset?",
-        sources,
-        EmbeddingGrader(embedder),
-        limit=2,
-        lexicon=lexicon,
+    told, _ = await answered(
+        "what does tern open for commit messages when EDITOR is unset?", sources, embedder
     )
     assert "```" not in told
 
@@ -140,14 +138,10 @@ last one takes a value, it can follow in the next argument:
 async def test_code_a_sentence_announces_gets_company_from_a_block_naming_more(
     embedder: Embedder,
 ) -> None:
-    sources: list[Source] = [source(STACKING, 1), source(COUNT, 2)]
-    lexicon = Lexicon.build([STACKING, COUNT, *CORPUS])
-    text, picks = await extract(
+    text, picks = await answered(
         "how can users pass -abc style flags and a verbose flag several times?",
-        sources,
-        EmbeddingGrader(embedder),
-        limit=2,
-        lexicon=lexicon,
+        [source(STACKING, 1), source(COUNT, 2)],
+        embedder,
     )
     code = [p.text for p in picks if p.kind == "code"]
     assert any("count=True" in c for c in code), text
@@ -177,12 +171,7 @@ async def test_a_blocks_section_title_counts_for_what_it_names(embedder: Embedde
             id=2, url="https://docs.example/install#ci", title="Install › CI runners", text=RUNNERS
         ),
     ]
-    lexicon = Lexicon.build([DAEMON, RUNNERS, *CORPUS])
-    text, picks = await extract(
-        "what's the recommended way to get tern onto a CI runner?",
-        sources,
-        EmbeddingGrader(embedder),
-        limit=1,
-        lexicon=lexicon,
+    text, _ = await answered(
+        "what's the recommended way to get tern onto a CI runner?", sources, embedder, limit=1
     )
     assert "uses: tern-dev/setup@v2\n```\n[2]" in text
