@@ -10,8 +10,9 @@ each scaled to 0..1 by min-max, fused as ``weight * (1 - distance) +
 (and a leg whose rows all score the same counting them all as the best: lancedb
 scores a lone full-text match 0, as if it had not matched).
 
-The full-text leg reads the ``search`` column: the chunk's text and its identifier
-terms (``identifiers.py``), searched with the question's own terms added the same way.
+The full-text leg reads the ``search`` column: the chunk's title, its text and their
+identifier terms (``lance_writer.search_text``), searched with the question's own terms
+added the same way.
 
 Each leg brings a deep pool (``StoreSettings.candidates`` × top_k rows): min-max
 scaling over a shallow pool moves with the pool's depth, and a row that ranks 9th
