@@ -347,6 +347,8 @@ def test_a_value_the_asker_assigns_is_their_data_not_a_name_to_match() -> None:
     lexicon = Lexicon.build(docs)
     mine = asked("my file says VERSION = 'b1.2.3', can the version still be read?")
     assert mine.musts == () and "=b1" not in mine.terms
+    condensed = asked("can the version still be read?", own="VERSION = 'b1.2.3', read?")
+    assert condensed.spelled == frozenset({"=version"}) and condensed.musts == ()
     assert evidence(mine, docs[0], lexicon).carries
     # written on its own, the same value is a name the documents must have
     assert not evidence(asked("is version b1.2.3 read?"), docs[0], lexicon).carries
@@ -370,7 +372,10 @@ def test_a_file_name_with_a_leading_dot_is_a_name_the_docs_must_write() -> None:
 
 
 def test_where_a_name_of_several_words_starts_and_ends() -> None:
-    docs = ["Read the Docs hosts the pages.", "Mirror to GitHub or GitLab, then search Google."]
+    docs = [
+        "Read the Docs hosts the pages.",
+        "Mirror to GitHub or GitLab, then search Google. Each build runs in a CI job.",
+    ]
     lexicon = Lexicon.build([*docs, *CORPUS])
     # a chunk may open with the name; a question may end with it, with no question mark
     assert evidence(asked("can the pages go on Read the Docs"), docs[0], lexicon).carries
@@ -382,12 +387,17 @@ def test_where_a_name_of_several_words_starts_and_ends() -> None:
     assert '"gitlab' not in "".join(asked("does GitLab the company mirror?").spelled)
     # "GitHub" and "GitLab" are known, the name they would make is not
     assert not evidence(asked("do I mirror to GitHub GitLab?"), docs[1], lexicon).carries
+    assert not evidence(asked("does the build run on GitLab CI?"), docs[1], lexicon).carries
 
 
 def test_more_chunks_counted_know_their_names_and_phrases() -> None:
     lexicon = Lexicon.build(CORPUS)
     more = lexicon.including(["Deploy it on Cloud Run with `HATCH_SANIC_MODE` set."])
     assert more.n == lexicon.n + 1 and more.df["cooki"] == lexicon.df["cooki"]
+    assert (
+        more.df[stem("deploy")] == 1
+        and lexicon.including(CORPUS).df["cooki"] == 2 * lexicon.df["cooki"]
+    )
     question = asked("can I deploy to Cloud Run?")
     assert not evidence(question, CORPUS[0], lexicon).carries
     assert evidence(question, CORPUS[0], more).carries
