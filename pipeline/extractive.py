@@ -30,7 +30,7 @@ from citations.model import Source
 from pipeline.evidence import Lexicon, evidence, question_terms, terms
 from pipeline.graders import EmbeddingGrader
 from pipeline.text import leans_back, plain
-from pipeline.units import Kind, Unit, block_end, units
+from pipeline.units import Kind, Unit, asked_tabs, block_end, tab_start, units
 
 #: how much a sentence's share of the question's (IDF-weighted) terms adds to its score
 COVERAGE_WEIGHT = 0.5
@@ -100,13 +100,18 @@ async def extract(
     are used; with none, the answer is empty (nothing relevant). Picks are shown
     in source order, then in reading order, so that they read as written.
     """
-    read = [units(source.text) for source in sources]
+    wanted = question_terms(question)
+
+    def asked(text: str) -> set[str]:
+        return set(wanted).intersection(terms(text))
+
+    read = [asked_tabs(units(source.text), source.text, asked) for source in sources]
     candidates: list[Pick] = []
     seen: set[str] = set()
     for rank, (source, found) in enumerate(zip(sources, read, strict=True)):
         for unit in found:
             key = " ".join(unit.text.casefold().split())
-            if unit.kind == "code" or key in seen:
+            if unit.kind == "code" or not unit.quotable or key in seen:
                 continue
             seen.add(key)
             candidates.append(Pick(rank, unit.start, unit.text, source.id, 0.0, unit.kind))
@@ -116,7 +121,6 @@ async def extract(
     # sentence's embedding and lend it the terms of dotted paths it never says
     said = [plain(c.text) for c in candidates]
     scores = await grader.sentence_scores(question, said)
-    wanted = question_terms(question)
     if lexicon is not None:
         # by how much of the question a sentence answers, not by similarity alone
         scores = [
@@ -276,7 +280,15 @@ class _Picked:
         sentences, and the list one of them announces, carry on what the pick started
         ("… cached for future uses:", the code, then "This has two drawbacks:" and 1., 2.)."""
         order, at = self._placed(pick)
-        end = block_end(self.texts[pick.source_rank], pick.start)
+        text = self.texts[pick.source_rank]
+        end = block_end(text, pick.start)
+        # a content tab is read whole: its earlier steps set up the pick ("Save the script
+        # somewhere:" and its code, before "Source the file in ~/.zshrc:"), as context
+        begin = tab_start(text, pick.start)
+        for unit in order[:at]:
+            step = self.scored.get((pick.source_rank, unit.start))
+            if unit.start >= begin and step is not None:
+                self.add(step, counts=False)
         for unit in order[at + 1 :]:
             if unit.start >= end or self.full:
                 break

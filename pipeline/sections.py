@@ -3,13 +3,15 @@
 Chunks are cut to the embedder's window, so a section's answer often runs on
 into the next chunk ("… by default:" then the list), and a chunk may start in
 the middle of a code block, whose closing fence would then open a false one.
-Extraction reads each source with the chunk after it, and from the chunk where
-an open code block began, so fences pair up and the answer can run on.
+Extraction reads each source with the chunk after it, from the chunk where an
+open code block began, so fences pair up and the answer can run on, and from the
+chunk holding the column headings of a table it starts inside.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -22,6 +24,9 @@ from pipeline.text import FENCED, leans_back
 from pipeline.units import FENCE_LINE, units
 
 log = logging.getLogger("citebot.pipeline.sections")
+
+# the row of dashes under a table's column headings
+_DASHES = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+[ \t]*$")
 
 #: the best sources read on (the answer's sentences come mostly from the first few;
 #: each source read on costs its extra sentences' embeddings)
@@ -74,6 +79,8 @@ def widened(
         if n < reach:
             while first > 0 and i - first < MAX_BACK and _open_fence_before(section, first):
                 first -= 1
+            while first > 0 and i - first < MAX_BACK and _starts_mid_table(section[first].text):
+                first -= 1
             if first == i and first > 0 and _starts_mid_thought(source.text):
                 first -= 1
             last = min(len(section) - 1, i + after)
@@ -95,7 +102,10 @@ def _joined(source: Source, parts: Sequence[Source]) -> Source:
     text = parts[0].text
     for before, chunk in pairwise(parts):
         gap = (chunk.locator.start or 0) - (before.locator.end or 0)
-        text += _gap(gap) + chunk.text
+        last = text[text.rfind("\n") + 1 :].strip()
+        # a table's row is one line: a chunk cut inside it was cut at a space
+        inside_row = gap == 1 and last.startswith("|") and not last.endswith("|")
+        text += (" " if inside_row else _gap(gap)) + chunk.text
     locator = replace(source.locator, start=parts[0].locator.start, end=parts[-1].locator.end)
     return replace(source, text=text, locator=locator)
 
@@ -117,8 +127,16 @@ def _starts_mid_thought(text: str) -> bool:
     fence = FENCE_LINE.search(text)
     if fence is not None and not fence.group("opens"):
         return True
-    first = next((u for u in units(text) if u.kind != "code"), None)
+    first = next((u for u in units(text) if u.kind != "code" and u.quotable), None)
     return first is not None and first.start < len(text) // 2 and leans_back(first.text)
+
+
+def _starts_mid_table(text: str) -> bool:
+    """Whether a chunk begins with a table's body row, or the rest of a row cut in two:
+    its column headings, which the row is read with, are in a chunk before it."""
+    lines = text.lstrip().split("\n", 2)
+    row = lines[0].startswith("|") or lines[0].rstrip().endswith("|")
+    return row and not (len(lines) > 1 and _DASHES.match(lines[1]))
 
 
 def _open_fence_before(section: Sequence[Source], index: int) -> bool:

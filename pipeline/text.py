@@ -20,6 +20,12 @@ _TITLED = re.compile(r"^(?P<title>.*?)\s*<[^<>]+>$")
 # a dotted path to a name: ``structlog.processors.format_exc_info()``
 _DOTTED = re.compile(r"^~?(?:[A-Za-z_]\w*\.)+(?P<name>[A-Za-z_]\w*(?:\(\))?)$")
 _LINK = re.compile(r"!?\[(?P<text>[^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)")
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*\)")
+# an attribute list (mkdocs attr_list, Pandoc): "{ loading=lazy .off-glb }", "{: #id }";
+# build-time markup a reader never sees
+_ATTR_LIST = re.compile(
+    r"\{:?(?:[ \t]*(?:[#.][\w-]+|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s{}]+)))+[ \t]*\}"
+)
 _STRONG = re.compile(
     r"(\*\*|__)(?=\S)(?P<text>.+?)(?<=\S)\1|(?<![\w*])\*(?=[^\s*])(?P<em>[^*\n]+?)(?<=\S)\*(?![\w*])"
 )
@@ -39,7 +45,7 @@ def plain(text: str) -> str:
         dotted = _DOTTED.match(body)
         return f"`{dotted.group('name') if dotted else body}`"
 
-    text = _ROLE.sub(role, text)
+    text = _ROLE.sub(role, _ATTR_LIST.sub("", text))
     return _STRONG.sub(lambda m: m.group("text") or m.group("em"), unlinked(text))
 
 
@@ -74,17 +80,24 @@ def strips(text: str, *, max_chars: int = 400) -> list[Span]:
 
 # a line of an interactive Python session
 _PROMPT = re.compile(r"^[ \t]*>>>[ \t]", re.M)
+# a line that opens or closes with a table's pipe: a row, or the piece of a long row that
+# a chunk boundary cut off from its table's heading
+_TABLE_LINE = re.compile(r"^[ \t]*\||\|[ \t]*$", re.M)
 
 
 def is_prose(sentence: str) -> bool:
-    """Worth quoting in an answer: not a bare heading, list bullet or code line."""
+    """Worth quoting in an answer: not a bare heading, list bullet or code line, nor only
+    images, badges and their attribute lists (what a reader sees is judged)."""
+    seen = unlinked(_ATTR_LIST.sub("", _IMAGE.sub("", sentence)))
+    if len(seen.split()) < 4:
+        return False
     words = sentence.split()
     if len(words) < 4:
         return False
     if sentence.lstrip().startswith(("#", "```", "|", "<")):
         return False
-    if _PROMPT.search(sentence):
-        # an interpreter session whose fence the chunk cut off: code, not prose
+    if _PROMPT.search(sentence) or _TABLE_LINE.search(sentence):
+        # an interpreter session whose fence the chunk cut off, a table's row: not prose
         return False
     letters = sum(ch.isalpha() for ch in sentence)
     return letters >= len(sentence) * 0.5

@@ -10,7 +10,7 @@ print Aborted!"): a fact written only in a table is stated like any other.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -19,9 +19,14 @@ from pipeline.text import FENCED, is_prose
 
 Kind = Literal["sentence", "item", "code"]
 
-# headings, setext underlines, mkdocstrings directives and admonition titles
+# headings, setext underlines, mkdocstrings directives, admonition titles, content tabs'
+# labels and reST directive lines (a tab's label names a sub-unit: glued onto the sentence
+# under it, "=== \"fish\" Save the script" would read as prose)
 _NOT_PROSE = re.compile(
-    r"^[ \t]*(?:#{1,6}[ \t].*|#{1,6}|[=-]{3,}[ \t]*|(?::::|\?\?\?|!!!).*)$", re.M
+    r"^[ \t]*(?:#{1,6}[ \t].*|#{1,6}|[=-]{3,}[ \t]*|(?::::|\?\?\?|!!!).*"
+    r"|===[!+]?[ \t]+\"[^\"\n]*\"[ \t]*|\.\.[ \t]+(?:group-)?tab(?:s|-set|-item)?::.*)$"
+    r"|^[ \t]*\.\.[ \t]+[\w:-]+::",
+    re.M,
 )
 # an API signature line: a short label and one code span ("Signature: `f(x, y=1)`")
 _SIGNATURE = re.compile(r"^[ \t]*(?:[*+-][ \t]+)?[A-Z][\w ]{0,24}:[ \t]*`[^`\n]+`[ \t]*$", re.M)
@@ -32,6 +37,30 @@ _ITEM = re.compile(
 )
 # a list item's bullet, with the indentation it sits at
 _BULLET = re.compile(r"(?P<indent>[ \t]*)(?:[*+-]|\d+[.)])[ \t]+")
+# a content tab's label line: mkdocs-material ('=== "Windows"'), reST and sphinx-design
+# ('.. tab:: Windows', '.. group-tab:: Zsh', '.. tab-item:: Windows') and MyST
+# (':::{tab-item} Windows'); its body is indented under it, or fenced to a closing ':::'
+_TAB = re.compile(
+    r"^(?P<indent>[ \t]*)(?:===[!+]?[ \t]+\"(?P<label>[^\"\n]*)\""
+    r"|\.\.[ \t]+(?:group-)?tab(?:-item)?::[ \t]*(?P<rest>.*?)"
+    r"|(?P<colons>:{3,})[ \t]*\{tab-item\}[ \t]*(?P<myst>.*?))[ \t]*$",
+    re.M,
+)
+# a line whose indented body is one block: an admonition (mkdocs '!!! note', '??? tip'),
+# a content tab, or a reST directive ('.. note::')
+_CONTAINER = re.compile(
+    r"^(?P<indent>[ \t]*)(?:(?:!!!|\?\?\?\+?)[ \t]+\w|===[!+]?[ \t]+\"|\.\.[ \t]+[\w:-]+::).*$",
+    re.M,
+)
+# the opening fence of a MyST directive whose body is prose, fenced with backticks like
+# code ("```{note}", "```{versionchanged} 8.4"): an admonition, a version note, a dropdown
+# or a tab; its fence lines and option lines (":class: tip") are not prose, its body is
+PROSE_FENCE = re.compile(
+    r"^[ \t]*(?:`{3,}|~{3,})[ \t]*\{(?:admonition|attention|caution|danger|error|hint|important|"
+    r"note|seealso|tip|warning|versionadded|versionchanged|versionremoved|deprecated|"
+    r"dropdown|tab-item|tab-set|topic|sidebar|margin)\}.*(?:\n[ \t]*:[\w-]+:.*)*",
+    re.M,
+)
 # a MyST admonition's fence line: ":::{note}" opens one, a bare ":::" closes it
 FENCE_LINE = re.compile(r"^[ \t]*:{3,}[ \t]*(?P<opens>\{.*)?$", re.M)
 # a pipe table: its heading row, the row of dashes under it, and its body rows
@@ -64,6 +93,9 @@ class Unit:
     end: int
     text: str
     kind: Kind
+    #: worth quoting on its own; an item that is not ("`src/<NAME>/__init__.py`") is shown
+    #: only with the sentence that announces its list ("… in the following order:")
+    quotable: bool = True
 
     @property
     def announces(self) -> bool:
@@ -82,6 +114,12 @@ def units(text: str) -> list[Unit]:
                 masked[i] = " "
 
     for match in FENCED.finditer(text):
+        opener = PROSE_FENCE.match(text, match.start())
+        if opener is not None:
+            mask(match.start(), opener.end())
+            if match.group("close") is not None:
+                mask(match.start("close"), match.end())
+            continue
         # a block the text ends inside of is cut: hidden, never shown half
         if match.group("close") is not None:
             found.append(Unit(match.start(), match.end(), _trimmed(match.group(0)), "code"))
@@ -103,7 +141,7 @@ def units(text: str) -> list[Unit]:
     prose = "".join(masked)
     items = [(m.start(), m.start("body"), m.end("body")) for m in _ITEM.finditer(prose)]
     for _, start, end in items:
-        _add_prose(found, text, prose, start, end, "item")
+        _add_prose(found, text, prose, start, end, "item", listed=True)
     for span in sentences(prose):
         if not any(line <= span.start < end for line, _, end in items):
             _add_prose(found, text, prose, span.start, span.end, "sentence")
@@ -114,22 +152,22 @@ def units(text: str) -> list[Unit]:
 def block_end(text: str, start: int) -> int:
     """Where the list item or admonition that holds the unit at ``start`` ends: a bullet's
     indented paragraphs, code and nested list are still that bullet ("This has two
-    drawbacks:" then 1. and 2.). ``start`` when the unit is in neither."""
+    drawbacks:" then 1. and 2.), an admonition's or a content tab's body is one block.
+    ``start`` when the unit is in neither."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", start)
     line_end = len(text) if line_end < 0 else line_end
     end = start
     bullet = _BULLET.match(text, line_start)
     if bullet is not None and bullet.end() == start:
-        indent = len(bullet.group("indent").expandtabs())
-        end = at = line_end
-        for line in text[line_end + 1 :].split("\n"):
-            at += 1 + len(line)
-            if not line.strip():
-                continue
-            if len(line.expandtabs()) - len(line.lstrip().expandtabs()) <= indent:
-                break
-            end = at
+        end = _body_end(text, line_end, _width(bullet.group("indent")))
+    for container in _CONTAINER.finditer(text, 0, line_start):
+        body = _body_end(text, container.end(), _width(container.group("indent")))
+        if body > start:
+            end = max(end, body)
+    for block in FENCED.finditer(text):
+        if block.start() < start < block.end() and PROSE_FENCE.match(text, block.start()):
+            end = max(end, block.start("close") if block.group("close") else len(text))
     opener = None
     for fence in FENCE_LINE.finditer(text, 0, start):
         opener = fence if fence.group("opens") else None
@@ -139,12 +177,110 @@ def block_end(text: str, start: int) -> int:
     return end
 
 
-def _add_prose(found: list[Unit], text: str, prose: str, start: int, end: int, kind: Kind) -> None:
+@dataclass(frozen=True, slots=True)
+class Tab:
+    """One content tab: its label and the span from its label line to its body's end."""
+
+    label: str
+    start: int
+    end: int
+    indent: int
+
+
+def tab_sets(text: str) -> list[list[Tab]]:
+    """The text's content tabs, grouped in sets of siblings (a nested set is its own)."""
+    sets: list[list[Tab]] = []
+    for match in _TAB.finditer(text):
+        indent = _width(match.group("indent"))
+        colons = match.group("colons")
+        if colons is None:
+            end = _body_end(text, match.end(), indent)
+        else:
+            close = re.compile(rf"^[ \t]*{colons}[ \t]*$", re.M).search(text, match.end())
+            end = close.end() if close is not None else len(text)
+        label = next((g for g in match.group("label", "rest", "myst") if g is not None), "")
+        tab = Tab(label.strip(), match.start(), end, indent)
+        siblings = next(
+            (
+                group
+                for group in reversed(sets)
+                if group[-1].indent == indent
+                and group[-1].end <= tab.start
+                and not text[group[-1].end : tab.start].strip()
+            ),
+            None,
+        )
+        if siblings is None:
+            sets.append([tab])
+        else:
+            siblings.append(tab)
+    return sets
+
+
+def asked_tabs(found: Sequence[Unit], text: str, asked: Callable[[str], set[str]]) -> list[Unit]:
+    """``found`` without the units of the tabs the question does not ask about.
+
+    ``asked(text)`` is the question's terms ``text`` holds. In a set of tabs (one per shell,
+    platform or config format), the tab that holds more of the question's terms that its
+    siblings lack ("zsh" in the Z shell tab's code) is the one read; with no such tab, all
+    are (a term every tab shares tells them apart no more than none)."""
+    hidden: list[tuple[int, int]] = []
+    for group in tab_sets(text):
+        if len(group) < 2:
+            continue
+        named = [asked(text[tab.start : tab.end]) for tab in group]
+        own = [
+            len(terms - set().union(*(other for j, other in enumerate(named) if j != i)))
+            for i, terms in enumerate(named)
+        ]
+        best = max(own)
+        if best and own.count(best) == 1:
+            hidden.extend((t.start, t.end) for t, n in zip(group, own, strict=True) if n != best)
+    return [u for u in found if not any(a <= u.start < b for a, b in hidden)]
+
+
+def tab_start(text: str, start: int) -> int:
+    """Where the innermost content tab holding ``start`` begins; ``start`` outside tabs."""
+    holding = [t.start for group in tab_sets(text) for t in group if t.start < start < t.end]
+    return max(holding, default=start)
+
+
+def _width(indent: str) -> int:
+    return len(indent.expandtabs())
+
+
+def _body_end(text: str, line_end: int, indent: int) -> int:
+    """The end of the lines after ``line_end`` indented deeper than ``indent`` (blank lines
+    among them included): the body of a bullet, an admonition or a tab."""
+    end = at = line_end
+    for line in text[line_end + 1 :].split("\n"):
+        at += 1 + len(line)
+        if not line.strip():
+            continue
+        if _width(line) - _width(line.lstrip()) <= indent:
+            break
+        end = at
+    return end
+
+
+def _add_prose(
+    found: list[Unit],
+    text: str,
+    prose: str,
+    start: int,
+    end: int,
+    kind: Kind,
+    *,
+    listed: bool = False,
+) -> None:
     original = text[start:end]
     # a span that reaches across masked code or a heading is not a faithful quote
-    if original != prose[start:end] or not is_prose(original):
+    if original != prose[start:end] or not original.strip():
         return
-    found.append(Unit(start, end, original, kind))
+    quotable = is_prose(original)
+    # a list item too short to quote ("`<NAME>.py`") is still what its lead-in announces
+    if quotable or (listed and not original.lstrip().startswith(("#", "|"))):
+        found.append(Unit(start, end, original, kind, quotable))
 
 
 def _defined(found: list[Unit], text: str, masked: str, entry: re.Match[str]) -> bool:

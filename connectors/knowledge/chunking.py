@@ -14,17 +14,28 @@ from dataclasses import dataclass
 from citations.sentences import Boundaries, pack
 from connectors.knowledge.documents import Document, Section
 
-__all__ = ["Chunk", "Fits", "chunk_document", "document_ref", "section_title", "section_url"]
+__all__ = [
+    "RULES",
+    "Chunk",
+    "Fits",
+    "chunk_document",
+    "document_ref",
+    "section_title",
+    "section_url",
+]
 
 TITLE_SEPARATOR = " › "
 #: the smallest budget a span is re-cut to for the embedder's window
 MIN_CHARS = 200
 
+#: the version of how documents are parsed into sections and cut into chunks: chunk
+#: offsets and anchors are stored, so a change of rules must re-ingest every document
+#: (it is part of the ingest fingerprint), or old and new chunks would mix in one store
+RULES = 2
+
 # A sentence ends at . ! ? (maybe closed by a quote or bracket) before whitespace,
 # or at a blank line (paragraphs, list blocks and headings without a full stop).
-# Simpler than citations' PROSE on purpose: chunk offsets are stored, and the
-# ingest fingerprint would not notice a change of rules, so old and new chunks
-# would mix in one store.
+# Simpler than citations' PROSE on purpose (see RULES).
 _BOUNDARIES = Boundaries(re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n"))
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from connectors.knowledge.chunking import Chunk, Fits, chunk_document
+from connectors.knowledge.chunking import RULES, Chunk, Fits, chunk_document
 from connectors.knowledge.documents import Document, Skipped
 from connectors.knowledge.progress import IngestProgress
 from connectors.knowledge.store import FORMAT_VERSION, DataDir, Entry, KnowledgeStore, Manifest
@@ -134,6 +134,7 @@ class Ingestor:
     def fingerprint(self, document: Document) -> str:
         parts = (
             str(FORMAT_VERSION),
+            str(RULES),
             document.content_hash
             or Document.hash_of("\n\n".join(s.text for s in document.sections)),
             document.url,

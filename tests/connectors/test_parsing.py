@@ -85,6 +85,23 @@ def test_markdown_sections_are_verbatim_slices_with_anchors() -> None:
     assert sections[2].heading == "Install widget on Linux"
 
 
+def test_a_headings_attribute_list_gives_its_anchor_and_is_not_its_text() -> None:
+    text = (
+        "## Name (*required*) ## {: #name }\n\nThe project's name.\n\n"
+        "## Lock file {#lock-file .wide}\n\nWhere the lock goes.\n\n"
+        "## name\n\nA later heading whose slug the explicit id already took.\n\n"
+        "## Sets in braces {curly}\n\nNot an attribute list.\n"
+    )
+    _, sections = parse_markdown(text, "f")
+    assert [(s.heading, s.anchor) for s in sections] == [
+        ("Name (required)", "name"),
+        ("Lock file", "lock-file"),
+        ("name", "name-1"),
+        ("Sets in braces {curly}", "sets-in-braces-curly"),
+    ]
+    assert all(text[s.start : s.end] == s.text for s in sections)
+
+
 def test_markdown_title_falls_back_to_first_h1_then_name() -> None:
     assert parse_markdown("intro\n\n# Real Title\n\nbody", "f")[0] == "Real Title"
     assert parse_markdown("no headings at all", "File Name")[0] == "File Name"

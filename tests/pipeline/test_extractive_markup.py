@@ -182,3 +182,40 @@ def test_an_interpreter_session_cut_from_its_fence_is_not_prose() -> None:
     assert [u.text for u in units(text)] == [
         "You can drop a key from the output by returning an empty string."
     ]
+
+
+def test_a_chunk_opening_inside_a_table_is_read_from_its_column_headings() -> None:
+    url = "https://docs.example/build#build-data"
+    texts = [
+        "Data that hooks can change.\n\n| Data | Default | Description |\n| --- | --- | --- |\n"
+        "| `tag` | | The full tag of the file name |",
+        "| `infer_tag` | `False` | Use the tag most specific to the platform |\n"
+        "| `pure_python` | `True` | Whether the package holds no platform files |",
+        "| `dependencies` | | Extra dependencies of the project |",
+        "After the table the page goes on with prose.",
+    ]
+    chunks, at = [], 0
+    for text in texts:
+        chunks.append(source(text, start=at, url=url))
+        at += len(text) + 1
+    [wide] = widened([chunks[2]], chunks, after=0)
+    assert wide.text.startswith("Data that hooks can change.")
+    row = next(u for u in units(wide.text) if "dependencies" in u.text)
+    assert row.kind == "item" and row.text.startswith("`dependencies`")
+    # a chunk opening with its own table heading is read as it is
+    [own] = widened([chunks[0]], chunks, after=0)
+    assert own.text == texts[0]
+
+
+def test_a_row_cut_in_two_by_a_chunk_boundary_is_one_row_again() -> None:
+    url = "https://docs.example/build#build-data"
+    head = (
+        "| Data | Default | Description |\n| --- | --- | --- |\n"
+        "| `tag` | | The full tag of the file name (e.g."
+    )
+    rest = "`py3-none-any`), or the platform's own |\n| `pure` | `True` | No platform files |"
+    chunks = [source(head, start=0, url=url), source(rest, start=len(head) + 1, url=url)]
+    [wide] = widened([chunks[1]], chunks, after=0)
+    assert wide.text == head + " " + rest
+    rows = [u.text for u in units(wide.text) if u.kind == "item"]
+    assert rows[0].startswith("`tag` — Description: The full tag of the file name (e.g. `py3")

@@ -12,6 +12,13 @@ from .slugs import Slugger, plain_heading
 __all__ = ["parse_markdown"]
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+# an attribute list closing a heading (mkdocs attr_list "{: #id .class }", Pandoc and
+# MyST "{#id}"): its id is the heading's anchor, and none of it is the heading's text
+_ATTRS = re.compile(
+    r"[ \t]*\{:?(?P<attrs>(?:[ \t]*(?:[#.][\w-]+|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s{}]+)))+)"
+    r"[ \t]*\}[ \t]*$"
+)
+_ID = re.compile(r"(?:^|\s)#(?P<id>[\w-]+)")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.DOTALL)
@@ -24,6 +31,20 @@ class _Heading:
     text: str
     start: int  # where the heading's first line begins
     body: int  # where the text after the heading begins
+    anchor: str | None = None  # the id its attribute list gives it
+
+
+def _atx(line: str) -> _Heading | None:
+    attrs = _ATTRS.search(line)
+    anchor = None
+    if attrs is not None and line[: attrs.start()].lstrip(" ").startswith("#"):
+        explicit = _ID.search(attrs.group("attrs"))
+        anchor = explicit.group("id") if explicit else None
+        line = line[: attrs.start()]
+    atx = _ATX.match(line)
+    if atx is None:
+        return None
+    return _Heading(len(atx.group(1)), plain_heading(atx.group(2) or ""), 0, 0, anchor)
 
 
 def _headings(text: str, offset: int) -> list[_Heading]:
@@ -47,9 +68,10 @@ def _headings(text: str, offset: int) -> list[_Heading]:
         if fence_match:
             fence, previous = fence_match.group(1), None
             continue
-        atx = _ATX.match(stripped)
+        atx = _atx(stripped)
         if atx:
-            found.append(_Heading(len(atx.group(1)), plain_heading(atx.group(2) or ""), start, pos))
+            atx.start, atx.body = start, pos
+            found.append(atx)
             previous = None
             continue
         setext = _SETEXT.match(stripped)
@@ -93,13 +115,16 @@ def parse_markdown(text: str, fallback_title: str) -> tuple[str, tuple[Section, 
     headings = _headings(text, offset)
     title = _title(text, headings) or fallback_title
     slugger = Slugger()
+    for heading in headings:
+        if heading.anchor:
+            slugger.reserve(heading.anchor)
     sections: list[Section] = []
     first = headings[0].start if headings else len(text)
     preamble = _section(text, offset, first, offset)
     if preamble:
         sections.append(preamble)
     for i, heading in enumerate(headings):
-        anchor = slugger.slug(heading.text)
+        anchor = heading.anchor or slugger.slug(heading.text)
         end = headings[i + 1].start if i + 1 < len(headings) else len(text)
         section = _section(
             text, heading.start, end, heading.body, heading=heading.text, anchor=anchor
