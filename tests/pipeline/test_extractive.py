@@ -44,6 +44,16 @@ def source(text: str, n: int = 1, *, start: int | None = None, url: str = "") ->
     )
 
 
+def chunked(texts: list[str], url: str, *, gap: int = 1) -> list[Source]:
+    """One section's consecutive chunks, ``gap`` characters of whitespace apart."""
+    chunks: list[Source] = []
+    at = 0
+    for text in texts:
+        chunks.append(source(text, start=at, url=url))
+        at += len(text) + gap
+    return chunks
+
+
 async def answer(question: str, sources: list[Source], embedder: Embedder) -> str:
     lexicon = Lexicon.build(s.text for s in sources)
     text, _ = await extract(question, sources, EmbeddingGrader(embedder), limit=4, lexicon=lexicon)
@@ -166,10 +176,7 @@ def test_a_chunk_is_read_on_into_the_next_and_back_to_its_open_code_block() -> N
         "* `compresslevel` - Used during compression. Defaults to `9`.",
         "Lower values compress faster.",
     ]
-    chunks, at = [], 0
-    for text in texts:
-        chunks.append(source(text, start=at, url=url))
-        at += len(text) + 2
+    chunks = chunked(texts, url, gap=2)
     hit = chunks[1]
     # alone, the chunk's closing fence would open a block that hides the rest
     assert not any(u.kind == "item" for u in units(hit.text))

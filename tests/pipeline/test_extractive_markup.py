@@ -8,7 +8,7 @@ from pipeline.ports import Embedder
 from pipeline.sections import widened
 from pipeline.text import plain
 from pipeline.units import block_end, units
-from tests.pipeline.test_extractive import answer, source
+from tests.pipeline.test_extractive import answer, chunked, source
 
 TRANSFORMS = """## Transformations
 
@@ -108,10 +108,7 @@ def test_a_chunk_opening_inside_an_admonition_is_read_with_the_one_before() -> N
         "don't appear in logs from an async one.\n:::\n\nThe general flow is simple.",
         "Use it as normal.",
     ]
-    chunks, at = [], 0
-    for text in texts:
-        chunks.append(source(text, start=at, url=url))
-        at += len(text) + 1
+    chunks = chunked(texts, url)
     [wide] = widened([chunks[1]], chunks, after=1)
     assert wide.text.startswith("The module binds values")
     # a chunk that starts its own thought is not read back
@@ -194,10 +191,7 @@ def test_a_chunk_opening_inside_a_table_is_read_from_its_column_headings() -> No
         "| `dependencies` | | Extra dependencies of the project |",
         "After the table the page goes on with prose.",
     ]
-    chunks, at = [], 0
-    for text in texts:
-        chunks.append(source(text, start=at, url=url))
-        at += len(text) + 1
+    chunks = chunked(texts, url)
     [wide] = widened([chunks[2]], chunks, after=0)
     assert wide.text.startswith("Data that hooks can change.")
     row = next(u for u in units(wide.text) if "dependencies" in u.text)
