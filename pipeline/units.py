@@ -61,6 +61,23 @@ PROSE_FENCE = re.compile(
     r"dropdown|tab-item|tab-set|topic|sidebar|margin)\}.*(?:\n[ \t]*:[\w-]+:.*)*",
     re.M,
 )
+# reST inside MyST ("```{eval-rst}"): prose, where a directive's indented body is code
+# (".. code-block:: zsh", an example directive) unless the directive holds prose (an
+# admonition, a tab), and a paragraph ending in "::" introduces a literal block
+REST_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*\{eval-rst\}[ \t]*$", re.M)
+_DIRECTIVE = re.compile(
+    r"^(?P<indent>[ \t]*)\.\.[ \t]+(?P<name>[\w:-]+)::[ \t]*(?P<arg>\S*).*$", re.M
+)
+_REST_PROSE = frozenset(
+    {
+        "admonition", "attention", "caution", "danger", "error", "hint", "important", "note",
+        "seealso", "tip", "warning", "versionadded", "versionchanged", "versionremoved",
+        "deprecated", "tabs", "tab", "group-tab", "tab-set", "tab-item", "topic", "sidebar",
+        "container", "only", "rubric",
+    }
+)  # fmt: skip
+_LITERAL = re.compile(r"^(?P<indent>[ \t]*)(?!\.\.[ \t])\S.*::[ \t]*$", re.M)
+_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # a MyST admonition's fence line: ":::{note}" opens one, a bare ":::" closes it
 FENCE_LINE = re.compile(r"^[ \t]*:{3,}[ \t]*(?P<opens>\{.*)?$", re.M)
 # a pipe table: its heading row, the row of dashes under it, and its body rows
@@ -114,7 +131,14 @@ def units(text: str) -> list[Unit]:
                 masked[i] = " "
 
     for match in FENCED.finditer(text):
-        opener = PROSE_FENCE.match(text, match.start())
+        rest_fence = REST_FENCE.match(text, match.start())
+        opener = PROSE_FENCE.match(text, match.start()) or rest_fence
+        if rest_fence is not None:
+            body_end = match.start("close") if match.group("close") is not None else len(text)
+            for start, end, code in _rest_code(text, rest_fence.end(), body_end):
+                if code:
+                    found.append(Unit(start, end, code, "code"))
+                mask(start, end)
         if opener is not None:
             mask(match.start(), opener.end())
             if match.group("close") is not None:
@@ -261,6 +285,42 @@ def _body_end(text: str, line_end: int, indent: int) -> int:
             break
         end = at
     return end
+
+
+def _rest_code(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    """The code of the reST in ``text[start:end]``, each block as a fenced one: the bodies of
+    directives that do not hold prose, and the literal blocks after "::" paragraphs. A
+    directive's option lines (":caption: app.py") are masked with it."""
+    blocks: list[tuple[int, int, str]] = []
+    covered = start
+    openers = [
+        (m, m.group("name") not in _REST_PROSE) for m in _DIRECTIVE.finditer(text, start, end)
+    ]
+    openers += [(m, True) for m in _LITERAL.finditer(text, start, end)]
+    for opener, is_code in sorted(openers, key=lambda pair: pair[0].start()):
+        if opener.start() < covered:
+            continue
+        body = min(_body_end(text, opener.end(), _width(opener.group("indent"))), end)
+        lines = text[opener.end() + 1 : body].split("\n") if body > opener.end() else []
+        options = 0
+        while options < len(lines) and _OPTION.match(lines[options]):
+            options += 1
+        if not is_code:
+            if options:
+                # a prose directive's options are not its prose
+                at = opener.end() + 1 + sum(len(line) + 1 for line in lines[:options])
+                blocks.append((opener.end() + 1, at - 1, ""))
+            continue
+        code = lines[options:]
+        if not any(line.strip() for line in code):
+            continue
+        language = opener.groupdict().get("arg") or ""
+        shown = "```" + language + "\n" + _trimmed("\n".join(code)).strip("\n") + "\n```"
+        # a literal block's paragraph stays prose: only what it introduces is code
+        begin = opener.start() if opener.re is _DIRECTIVE else opener.end() + 1
+        blocks.append((begin, body, shown))
+        covered = body
+    return blocks
 
 
 def _add_prose(

@@ -176,3 +176,57 @@ def test_badges_and_attribute_lists_are_not_prose() -> None:
     assert not is_prose("the release workflow badge for builds |\n| Docs | the docs badge here |")
     assert is_prose("Read the [install guide](install.md){ .md-button } before you start.")
     assert plain("Read the [guide](g.md){ .md-button } first.") == "Read the guide first."
+
+
+REST_TABS = """## Enabling completion
+
+Add the line below to your shell's startup file and start a new shell.
+
+```{eval-rst}
+.. tabs::
+
+    .. group-tab:: Bash
+
+        Add this to ``~/.bashrc``:
+
+        .. code-block:: bash
+
+            eval "$(_APP_COMPLETE=bash_source app)"
+
+    .. group-tab:: Zsh
+
+        Add this to ``~/.zshrc``:
+
+        .. code-block:: zsh
+            :caption: zshrc
+
+            eval "$(_APP_COMPLETE=zsh_source app)"
+
+A literal block follows a paragraph that ends in a double colon::
+
+    app --install-completion
+
+That is all there is to it, really.
+```"""
+
+
+def test_rest_in_myst_is_prose_whose_directive_bodies_are_code() -> None:
+    found = units(REST_TABS)
+    code = [u.text for u in found if u.kind == "code"]
+    assert code[:2] == [
+        '```bash\neval "$(_APP_COMPLETE=bash_source app)"\n```',
+        '```zsh\neval "$(_APP_COMPLETE=zsh_source app)"\n```',
+    ]
+    prose = [u.text for u in found if u.kind != "code"]
+    assert "Add this to ``~/.zshrc``:" in prose
+    assert not any(".." in t or "caption" in t or "eval" in t for t in prose)
+    # a paragraph's "::" introduces a literal block; the paragraph stays prose
+    assert code[2] == "```\napp --install-completion\n```"
+    assert "That is all there is to it, really." in prose
+
+
+async def test_the_rest_tab_the_question_names_is_answered(embedder: Embedder) -> None:
+    text = await answer(
+        "what do zsh users add so that completion works?", [source(REST_TABS)], embedder
+    )
+    assert "zsh_source" in text and "bash_source" not in text
