@@ -68,6 +68,7 @@ def test_fourth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     table = devset4_report.table()
     assert m["hit_at_k"] >= 0.96, table
     assert m["cited_right"] >= 0.77, table
-    assert m["fact_stated"] >= 0.59, table
+    # since extraction reads content tabs and lead-ins with what they announce: fact 72.8%
+    assert m["fact_stated"] >= 0.70, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.63, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
