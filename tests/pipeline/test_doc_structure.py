@@ -230,3 +230,47 @@ async def test_the_rest_tab_the_question_names_is_answered(embedder: Embedder) -
         "what do zsh users add so that completion works?", [source(REST_TABS)], embedder
     )
     assert "zsh_source" in text and "bash_source" not in text
+
+
+REST_MIXED = """```{eval-rst}
+.. currentmodule:: app
+
+.. note::
+    :class: tip
+
+    Run the setup command once per machine, before anything else.
+
+.. code-block:: console
+
+    $ app setup
+    .. this line is code too
+
+.. code-block:: console
+
+    $ app run
+
+Then check the result like this::
+
+    $ app status
+
+The status names every running job by its name.
+```"""
+
+
+def test_rest_options_are_masked_and_each_code_block_is_its_own_unit() -> None:
+    found = units(REST_MIXED)
+    code = [u for u in found if u.kind == "code"]
+    assert [u.text for u in code] == [
+        "```console\n$ app setup\n.. this line is code too\n```",
+        "```console\n$ app run\n```",
+        "```\n$ app status\n```",
+    ]
+    # a directive's block starts at its directive line; a literal block under its paragraph
+    assert REST_MIXED[code[0].start :].startswith(".. code-block:: console")
+    assert REST_MIXED[: code[2].start].endswith("Then check the result like this::\n")
+    prose = [u.text for u in found if u.kind != "code"]
+    assert prose == [
+        "Run the setup command once per machine, before anything else.",
+        "Then check the result like this::",
+        "The status names every running job by its name.",
+    ]
