@@ -61,6 +61,23 @@ def test_a_row_of_values_is_read_with_its_headings() -> None:
     assert units(bare) == []
 
 
+def test_a_cells_markup_and_a_rows_shape_do_not_change_what_it_says() -> None:
+    table = (
+        "| Flag | Since | Effect |\n| --- | --- | --- |\n"
+        "| | | |\n"  # an empty row is skipped, not the end of the table
+        "|`--x`|`1.2`|`on`|\n"  # no spaces around the pipes
+        "| <code>--y</code> | `2.0` |\n"  # a cell short
+        "| `--z` | `3.1` | `off` | `extra` |\n"  # a cell more than there are headings
+        "| `--w` | `4.0` | ends in a pipe \\|\n"
+    )
+    assert [u.text for u in units(table)] == [
+        "Flag `--x` — Since: `1.2`; Effect: `on`",
+        "Flag `--y` — Since: `2.0`",
+        "Flag `--z` — Since: `3.1`; Effect: `off`",
+        "Flag `--w` — Since: `4.0`; Effect: ends in a pipe \\|",
+    ]
+
+
 async def test_a_fact_only_in_a_row_of_values_is_stated(embedder: Embedder) -> None:
     text, _ = await answered("which versions does ^2.1 match?", [source(RANGES)], embedder, limit=3)
     assert text.startswith("- Range `^2.1` — Matches: `>=2.1.0, <3.0.0`\n")
