@@ -38,6 +38,8 @@ class PipelineSettings(BaseModel):
     """one footnote per document instead of per section"""
     extractive_sentences: int = Field(4, ge=1, le=10)
     """sentences in an offline (extractive) answer"""
+    extract_support_weight: float = Field(0.4, ge=0, le=2)
+    """offline answers: how much a sentence loses per unit of its passage's support below the best passage's"""
     evidence_threshold: float = Field(0.84, ge=0, le=2)
     """support the best passage needs before the knowledge base answers (see pipeline/evidence.py)"""
     evidence_coverage_weight: float = Field(0.5, ge=0, le=2)

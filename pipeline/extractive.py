@@ -6,7 +6,11 @@ by construction; it is also the fallback whenever the LLM is down.
 How it reads (the units are in ``pipeline/units.py``):
 
 - sentences and list items are scored by their similarity to the question plus
-  how much of the question's (IDF-weighted) terms they contain;
+  how much of the question's (IDF-weighted) terms they contain, less how much worse
+  their passage answers than the best one (its support: grade plus evidence), so
+  that a neighbouring section's sentence that echoes the question does not lead;
+- a question of several sentences is read for what it asks: its last sentence that
+  asks ("… How do I check Y?") counts twice, what the asker already did once;
 - they are scored as a reader sees them: a cross-reference (``{func}`~a.b.f```,
   ``:class:`C```, ``{doc}`title <page>```) is its title or last name, a link its text;
   the answer still quotes them as written;
@@ -27,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citations.model import Source
+from citations.sentences import sentences
 from pipeline.evidence import Lexicon, evidence, question_terms, terms
 from pipeline.graders import EmbeddingGrader
 from pipeline.text import leans_back, plain
@@ -34,6 +39,8 @@ from pipeline.units import Kind, Unit, asked_tabs, block_end, tab_start, units
 
 #: how much a sentence's share of the question's (IDF-weighted) terms adds to its score
 COVERAGE_WEIGHT = 0.5
+#: how much a sentence loses per unit of its passage's support below the best passage's
+SUPPORT_WEIGHT = 0.4
 #: list items an announcing sentence ("… the following:") may bring beyond the limit
 LIST_ITEMS = 6
 #: sentences before the best one that it may lean on ("This …" after the sentence it means)
@@ -80,6 +87,29 @@ class Pick:
     kind: Kind = "sentence"
 
 
+def asks(question: str) -> str:
+    """The question's last sentence that asks something, or the whole question when that
+    is all it says: what the asker already has or did is context, not what they ask."""
+    said = [question[span.start : span.end] for span in sentences(question)]
+    asking = [sentence for sentence in said if sentence.rstrip().endswith("?")]
+    return asking[-1] if len(said) > 1 and asking else question
+
+
+async def _relevance(
+    question: str, said: Sequence[str], grader: EmbeddingGrader, lexicon: Lexicon | None
+) -> list[float]:
+    """Each sentence's similarity to ``question``, plus, by how much of the question it
+    answers (not by similarity alone), its IDF-weighted share of the question's terms."""
+    scores = await grader.sentence_scores(question, said)
+    if lexicon is None:
+        return scores
+    wanted = question_terms(question)
+    return [
+        s + COVERAGE_WEIGHT * evidence(wanted, text, lexicon).coverage
+        for s, text in zip(scores, said, strict=True)
+    ]
+
+
 def is_how_to(question: str) -> bool:
     """Whether the question asks how to do something (its answer may be code)."""
     return _HOW_TO.search(question) is not None
@@ -93,12 +123,16 @@ async def extract(
     limit: int = 3,
     floor: float = 0.3,
     lexicon: Lexicon | None = None,
+    support: Sequence[float] | None = None,
+    support_weight: float = SUPPORT_WEIGHT,
 ) -> tuple[str, list[Pick]]:
     """Answer text with a marker after each run of sentences, and the units picked.
 
     ``sources`` come best first. Only sentences that score at least ``floor``
     are used; with none, the answer is empty (nothing relevant). Picks are shown
     in source order, then in reading order, so that they read as written.
+    ``support``, per source, is how well its passage as a whole answers (its grade plus
+    its evidence): a sentence of a weaker passage loses ``support_weight`` times the gap.
     """
     wanted = question_terms(question)
 
@@ -120,12 +154,20 @@ async def extract(
     # scored as a reader sees them: cross-reference markup and link targets dilute a
     # sentence's embedding and lend it the terms of dotted paths it never says
     said = [plain(c.text) for c in candidates]
-    scores = await grader.sentence_scores(question, said)
-    if lexicon is not None:
-        # by how much of the question a sentence answers, not by similarity alone
+    scores = await _relevance(question, said, grader, lexicon)
+    ask = asks(question)
+    if ask != question:
+        # "I enabled X. How do I check Y?": the sentence before says what the asker has,
+        # the question what they want; it counts twice, so sentences about X do not win
+        asked_scores = await _relevance(ask, said, grader, lexicon)
+        scores = [(s + a) / 2 for s, a in zip(scores, asked_scores, strict=True)]
+    if support:
+        # a sentence that echoes the question's words in a neighbouring section must not
+        # outrank the answering sentence of the passage that answers as a whole
+        best = max(support)
         scores = [
-            s + COVERAGE_WEIGHT * evidence(wanted, text, lexicon).coverage
-            for s, text in zip(scores, said, strict=True)
+            s - support_weight * (best - support[c.source_rank])
+            for s, c in zip(scores, candidates, strict=True)
         ]
     ranked = sorted(
         (

@@ -123,8 +123,11 @@ async def extractive_answer(
     grader: EmbeddingGrader,
     settings: PipelineSettings,
     lexicon: Lexicon | None = None,
+    *,
+    support: Sequence[float] | None = None,
 ) -> Extracted | None:
-    """The most relevant sentences of ``sources``, cited; ``None`` when none is relevant."""
+    """The most relevant sentences of ``sources``, cited; ``None`` when none is relevant.
+    ``support``, per source, is what the passage was kept on (grade plus evidence)."""
     text, picks = await extract(
         query,
         sources,
@@ -132,6 +135,8 @@ async def extractive_answer(
         limit=settings.extractive_sentences,
         floor=settings.lower,
         lexicon=lexicon or Lexicon.build(s.text for s in sources),
+        support=support,
+        support_weight=settings.extract_support_weight,
     )
     if not text:
         return None
@@ -514,7 +519,11 @@ class CitebotWorkflow(Workflow):
                 verdict = "incorrect"
         run.verdict = verdict
         floor = upper if verdict == "correct" else lower
-        kept = [] if verdict == "incorrect" else self._kept(ev, floor, not judged_by_llm)
+        supported = (
+            [] if verdict == "incorrect" else self._kept_supported(ev, floor, not judged_by_llm)
+        )
+        kept = [source for source, _ in supported]
+        support = [s for _, s in supported]
         data["kept"] = len(kept)
         if unsupported:
             data["evidence"] = (
@@ -527,13 +536,13 @@ class CitebotWorkflow(Workflow):
             data["web"] = self._web_off_reason(run)
         if verdict == "correct":
             run.trace("decide", f"correct: best grade {best:.2f} > upper {upper}", **data)
-            return GenerateEvent(sources=kept, run=run)
+            return GenerateEvent(sources=kept, support=support, run=run)
         if web_off or run.web_used:
             why = "web search already tried" if run.web_used else self._web_off_reason(run)
             if verdict == "ambiguous":
                 data["web"] = why
                 run.trace("decide", f"ambiguous, but {why}: knowledge base only", **data)
-                return GenerateEvent(sources=kept, run=run)
+                return GenerateEvent(sources=kept, support=support, run=run)
             data["web"] = why
             reason = (
                 f"no evidence: best support {data['support']:.2f} < {data['evidence_threshold']}"
@@ -557,8 +566,16 @@ class CitebotWorkflow(Workflow):
     def _kept(self, ev: GradedEvent, floor: float, by_support: bool) -> list[Source]:
         """Hits graded at least ``floor``; offline, only those with enough support, best first,
         and the floor falls to ``GRADE_SPREAD`` below the best grade (not below ``lower``)."""
+        return [source for source, _ in self._kept_supported(ev, floor, by_support)]
+
+    def _kept_supported(
+        self, ev: GradedEvent, floor: float, by_support: bool
+    ) -> list[tuple[Source, float]]:
+        """``_kept``'s sources, each with its support (its grade when there is none)."""
         if not ev.support or not by_support:
-            return kept_sources(ev.hits, ev.grades, floor)
+            scores = ev.support or ev.grades
+            graded = sorted(zip(ev.hits, ev.grades, scores, strict=True), key=lambda t: -t[1])
+            return [(hit.source, s) for hit, grade, s in graded if grade >= floor]
         floor = min(floor, max(self.settings.lower, max(ev.grades) - GRADE_SPREAD))
         least = self.settings.evidence_threshold - KEEP_MARGIN
         # the passage that carries the answer comes first; others may add to it
@@ -566,7 +583,7 @@ class CitebotWorkflow(Workflow):
             zip(ev.hits, ev.grades, ev.support, self._carries(ev), strict=True),
             key=lambda t: (not t[3], -t[2]),
         )
-        return [hit.source for hit, grade, s, _ in ranked if grade >= floor and s >= least]
+        return [(hit.source, s) for hit, grade, s, _ in ranked if grade >= floor and s >= least]
 
     async def knowledge_base_only(
         self, query: str, hits: Sequence[Hit], run: RunState
@@ -691,6 +708,7 @@ class CitebotWorkflow(Workflow):
     async def generate(self, ctx: Context, ev: GenerateEvent) -> CheckEvent | FinalizeEvent:
         run = ev.run
         sources = numbered(ev.sources)
+        support: Sequence[float] = ev.support
         live = not run.streamed
         run.streamed = True
         llm = self._llm_usable(run)
@@ -703,6 +721,7 @@ class CitebotWorkflow(Workflow):
                 early = await speculation.take(ev.sources)
                 if early is not None and speculation.sources is not None:
                     sources = numbered(speculation.sources)  # the order it was asked in
+                    support = ()
             stream = CitationStream(sources, merge_fragments=self.settings.merge_fragments)
             raw: list[str] = []
             messages = prompts.answer_messages(
@@ -746,13 +765,22 @@ class CitebotWorkflow(Workflow):
             speculation.cancel()
         if self.llm is not None and run.llm_down is not None and sources:
             run.note(stage_note("generate", run.llm_down))
-        return await self._extractive(ctx, run, sources, live=live)
+        return await self._extractive(ctx, run, sources, live=live, support=support)
 
     async def _extractive(
-        self, ctx: Context, run: RunState, sources: list[Source], *, live: bool
+        self,
+        ctx: Context,
+        run: RunState,
+        sources: list[Source],
+        *,
+        live: bool,
+        support: Sequence[float] = (),
     ) -> CheckEvent | FinalizeEvent:
         clock = Clock()
         sections = self.retriever if isinstance(self.retriever, Sections) else None
+        # reading on keeps each source's id, and folds a source into a better one of its
+        # section, whose support it then shares
+        by_id = dict(zip((s.id for s in sources), support, strict=True)) if support else {}
         sources = await read_on(sections, sources, run.question.scope)
         extracted = await extractive_answer(
             run.standalone,
@@ -760,6 +788,7 @@ class CitebotWorkflow(Workflow):
             self.embedding_grader,
             self.settings,
             await self.lexicons.get(),
+            support=[by_id[s.id] for s in sources] if by_id else None,
         )
         picks = extracted.picks if extracted is not None else []
         run.trace(

@@ -77,6 +77,8 @@ class RefineEvent(Event):
 class GenerateEvent(Event):
     sources: _Sources
     stricter: bool = False
+    #: per source, the support it was kept on (grade plus evidence); empty when unknown
+    support: list[float] = Field(default_factory=list)
     run: _Run
 
 
