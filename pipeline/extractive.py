@@ -92,7 +92,7 @@ def asks(question: str) -> str:
     is all it says: what the asker already has or did is context, not what they ask."""
     said = [question[span.start : span.end] for span in sentences(question)]
     asking = [sentence for sentence in said if sentence.rstrip().endswith("?")]
-    return asking[-1] if len(said) > 1 and asking else question
+    return asking[-1] if asking else question
 
 
 async def _relevance(
@@ -156,7 +156,7 @@ async def extract(
     said = [plain(c.text) for c in candidates]
     scores = await _relevance(question, said, grader, lexicon)
     ask = asks(question)
-    if ask != question:
+    if ask != question.strip():
         # "I enabled X. How do I check Y?": the sentence before says what the asker has,
         # the question what they want; it counts twice, so sentences about X do not win
         asked_scores = await _relevance(ask, said, grader, lexicon)

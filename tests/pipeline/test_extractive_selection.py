@@ -84,3 +84,28 @@ async def test_what_the_asker_already_did_does_not_choose_the_answer(
         "I turned on nightly backups for my database. How do I check that the last job completed?"
     )
     assert (await lead(question, sources, embedder)).startswith("Run `dbtool status --last`")
+
+
+async def test_a_question_of_several_sentences_that_nothing_answers_gets_nothing(
+    embedder: Embedder,
+) -> None:
+    sources = [source(BACKUPS, 1), source(STATUS, 2)]
+    question = "We moved offices last week. Which bakery near the station sells rye bread?"
+    text, picks = await extract(
+        question,
+        sources,
+        EmbeddingGrader(embedder),
+        limit=2,
+        lexicon=Lexicon.build(s.text for s in sources),
+    )
+    assert (text, picks) == ("", [])
+
+
+async def test_without_a_lexicon_sentences_are_chosen_by_similarity(embedder: Embedder) -> None:
+    _, picks = await extract(
+        "how do I see whether the most recent job completed?",
+        [source(BACKUPS, 1), source(STATUS, 2)],
+        EmbeddingGrader(embedder),
+        limit=1,
+    )
+    assert picks[0].text.startswith("Run `dbtool status --last`")
