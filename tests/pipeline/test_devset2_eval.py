@@ -48,8 +48,7 @@ def test_second_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # contributed. Before the per-passage evidence the same 9/11 (a different question leaked:
     # "YAML" before, "async" after); before the extraction that reads on past the chunk: cited
     # right 79%, fact stated 53%. Since irregular past forms and -uration / -ity nouns stem with
-    # their verbs ("wrote", "verbosity"): cited right 89.5%, fact 73.7%. Since a sentence's
-    # passage support weighs in its choice: fact 78.9%.
+    # their verbs ("wrote", "verbosity"): cited right 89.5%, fact 73.7%.
     m = devset2_report.metrics()
     table = devset2_report.table()
     assert m["hit_at_k"] >= 0.95, table

@@ -63,8 +63,7 @@ def test_fourth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # names of several words must be written together (main at 509112c): cited 77.8%, fact
     # 60.5%, 14/22 uncovered clean. Since identifiers name their words and a leading-dot file
     # name is a name: cited 79.0%, fact 61.7%, 15/22. Titles in the full-text index and a
-    # pool of 6 x 16: hit@6 95.1 -> 97.5%, cited 77.8%, fact 63.0%. Since a sentence's passage
-    # support weighs in its choice and a question's ask counts twice: cited 81.5%, fact 66.7%.
+    # pool of 6 x 16: hit@6 95.1 -> 97.5%, cited 77.8%, fact 63.0%.
     m = devset4_report.metrics()
     table = devset4_report.table()
     assert m["hit_at_k"] >= 0.96, table

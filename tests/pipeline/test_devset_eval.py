@@ -101,13 +101,11 @@ def test_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # 20/20 uncovered and 5/5 off-topic clean (18/20 before numbers had to be in the cited
     # passage). Before the evidence check: 83%, 68%, 0/20, 3/5; before extraction read on
     # past the chunk and showed code: 90%, 71.7%. Since extraction reads documentation markup
-    # and irregular past forms stem with their verbs ("wrote"): cited 91.7%, fact 88.3%. Since
-    # a sentence's passage support weighs in its choice and a question's ask counts twice:
-    # cited 93.3%, fact 91.7%.
+    # and irregular past forms stem with their verbs ("wrote"): cited 91.7%, fact 88.3%.
     m = devset_report.metrics()
     table = devset_report.table()
     assert m["hit_at_k"] >= 0.95, table
-    assert m["cited_right"] >= 0.91, table
-    assert m["fact_stated"] >= 0.89, table
+    assert m["cited_right"] >= 0.89, table
+    assert m["fact_stated"] >= 0.86, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.9, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
