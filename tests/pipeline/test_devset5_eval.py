@@ -65,7 +65,7 @@ def test_fifth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     m = devset5_report.metrics()
     table = devset5_report.table()
     assert m["hit_at_k"] >= 0.75, table
-    assert m["cited_right"] >= 0.58, table
-    assert m["fact_stated"] >= 0.35, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.50, table
+    assert m["cited_right"] >= 0.61, table
+    assert m["fact_stated"] >= 0.43, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.65, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
