@@ -91,9 +91,6 @@ def is_prose(sentence: str) -> bool:
     seen = unlinked(_ATTR_LIST.sub("", _IMAGE.sub("", sentence)))
     if len(seen.split()) < 4:
         return False
-    words = sentence.split()
-    if len(words) < 4:
-        return False
     if sentence.lstrip().startswith(("#", "```", "|", "<")):
         return False
     if _PROMPT.search(sentence) or _TABLE_LINE.search(sentence):

@@ -96,12 +96,6 @@ STRIP_CHARS = 400
 # -- helpers shared with the runner's fallback -------------------------------------------
 
 
-def kept_sources(hits: Sequence[Hit], grades: Sequence[float], floor: float) -> list[Source]:
-    """The sources of the hits that grade at least ``floor``, best first."""
-    ranked = sorted(zip(hits, grades, strict=True), key=lambda pair: -pair[1])
-    return [hit.source for hit, grade in ranked if grade >= floor]
-
-
 def numbered(sources: Sequence[Source]) -> list[Source]:
     """The sources with ids 1, 2, … in order: the ids the answer's markers cite."""
     return [replace(source, id=i) for i, source in enumerate(sources, start=1)]
@@ -1011,6 +1005,5 @@ __all__: Sequence[str] = (
     "CitebotWorkflow",
     "Extracted",
     "extractive_answer",
-    "kept_sources",
     "numbered",
 )
