@@ -1,0 +1,87 @@
+"""A sixth development set (the Syncthing documentation, ``tests/devset6``), held out from all
+tuning and the first of built HTML: 53 pages as Sphinx and the alabaster theme generate them,
+site chrome included (sidebar navigation, search box, "Edit this page" footer), with ``¶``
+permalinks in every heading, ``<section id>`` anchors, admonitions and a configuration
+reference of ``<dt>``/``<dd>`` options, about a file synchronisation service written in Go."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.settings import StoreSettings
+from connectors.knowledge.sources.folder import read_folder
+from connectors.knowledge.store import KnowledgeStore
+from connectors.knowledge.store.lancedb import open_lancedb
+from connectors.providers.embeddings import MiniLMEmbedding
+from pipeline.config import PipelineSettings
+from pipeline.evaluation import Report, parse_cases
+from pipeline.ports import Embedder
+from tests.pipeline.test_devset_eval import eval_devset, mislabelled
+
+DEVSET6 = Path(__file__).parents[1] / "devset6"
+URL_BASE = (DEVSET6 / "URL_BASE").read_text(encoding="utf-8").strip()
+PAGES = sorted((DEVSET6 / "docs").rglob("*.html"))
+
+
+@pytest.fixture(scope="module")
+def devset6_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
+    data_dir = tmp_path_factory.mktemp("devset6")
+    kb = open_lancedb(data_dir, StoreSettings(), MiniLMEmbedding())
+    report = Ingestor(kb, data_dir, progress=False).ingest(
+        read_folder(DEVSET6 / "docs", url_base=URL_BASE), source=DEVSET6.name
+    )
+    assert report.added == len(PAGES)
+    yield kb
+    kb.close()
+
+
+@pytest.fixture(scope="module")
+def devset6_report(devset6_store: KnowledgeStore, embedder: Embedder) -> Report:
+    return eval_devset(DEVSET6, devset6_store, embedder, PipelineSettings())
+
+
+def test_the_sixth_devset_is_built_html_labelled_and_licensed() -> None:
+    text = (DEVSET6 / "questions.yaml").read_text(encoding="utf-8")
+    cases = parse_cases(text, fmt="yaml")
+    answerable = [c for c in cases if c.expect == "answer"]
+    assert len(answerable) >= 60
+    assert all(c.urls and c.contains for c in answerable)
+    assert len([c for c in answerable if c.history]) >= 3
+    assert len([c for c in cases if c.kind == "uncovered"]) >= 20
+    assert 3 <= len([c for c in cases if c.kind == "off_topic"]) <= 5
+    assert f"url_base: {URL_BASE}" in text
+    assert len(PAGES) >= 40
+    assert not list((DEVSET6 / "docs").rglob("*.md"))
+    # the pages are as a site serves them: the generator's chrome is still around the content
+    page = (DEVSET6 / "docs" / "users" / "faq.html").read_text(encoding="utf-8")
+    assert 'class="sphinxsidebar" role="navigation"' in page
+    assert 'class="headerlink"' in page
+    assert "Creative Commons Attribution 4.0" in (DEVSET6 / "LICENSE.txt").read_text("utf-8")
+
+
+def test_every_sixth_devset_label_names_a_section_that_states_its_phrases() -> None:
+    # A label is only worth measuring against if the section it names exists (as the HTML
+    # reader anchors it) and says every phrase the answer may be checked for.
+    wrong = mislabelled(DEVSET6, URL_BASE)
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.timeout(900)
+def test_sixth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
+    devset6_report: Report,
+) -> None:
+    # Measured when set (offline, MiniLM, main at 70e43a1, questions committed before the
+    # first run): hit@6 95.4%, MRR 0.818, cited right 79.3%, fact stated 47.1%, 19/22
+    # uncovered and 4/4 off-topic clean. These floors catch a regression; the gap to issue
+    # 12's acceptance is the work (tests/devset6/ANALYSIS.md classes every miss).
+    m = devset6_report.metrics()
+    table = devset6_report.table()
+    assert m["hit_at_k"] >= 0.95, table
+    assert m["cited_right"] >= 0.78, table
+    assert m["fact_stated"] >= 0.46, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.86, table
+    assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
