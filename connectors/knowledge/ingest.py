@@ -29,6 +29,7 @@ from connectors.knowledge.chunking import RULES, Chunk, Fits, chunk_document
 from connectors.knowledge.documents import Document, Skipped
 from connectors.knowledge.progress import IngestProgress
 from connectors.knowledge.store import FORMAT_VERSION, DataDir, Entry, KnowledgeStore, Manifest
+from connectors.knowledge.store.spelling import SPELLING_RULES
 
 __all__ = ["IngestReport", "Ingestor"]
 
@@ -135,6 +136,7 @@ class Ingestor:
         parts = (
             str(FORMAT_VERSION),
             str(RULES),
+            str(SPELLING_RULES),
             document.content_hash
             or Document.hash_of("\n\n".join(s.text for s in document.sections)),
             document.url,

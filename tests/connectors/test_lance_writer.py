@@ -163,6 +163,8 @@ def test_the_search_text_is_the_title_and_text_with_their_identifier_terms() -> 
         "Config › exc_info\nSet it to True.\nexcinfo"
     )
     assert search_text("", "Set it to True.") == "Set it to True."
+    # spelt one way, as the question is (connectors/knowledge/store/spelling.py)
+    assert search_text("Tuning", "Optimise the colour.") == "Tuning\nOptimize the color."
 
 
 def test_deletes_take_many_documents_in_one_commit_and_quote_them(tmp_path: Path) -> None:

@@ -374,3 +374,19 @@ def test_a_short_section_is_found_by_the_words_of_its_heading(data_dir: Path) ->
     store.optimize()
     top = store.search("can the code source update the version", same, top_k=1, scope=None)
     assert top[0].source.url.endswith("#updates")
+
+
+def test_a_british_spelling_finds_the_american_one_and_back(data_dir: Path) -> None:
+    """The index and the question are folded alike: "optimisations" finds "optimization"."""
+    same = _unit(1, 0, 0)
+    # a tie (no word in common) would keep the vector list's order: the first row
+    rows = [
+        ("Debug builds skip most of the work of the compiler.", "other", same),
+        ("Set the optimization level per package.", "american", same),
+        ("The colour of the output is set here.", "british", same),
+    ]
+    store = _synthetic(data_dir, rows)
+    top = store.search("which optimisations", same, top_k=1, scope=None)[0]
+    assert top.source.url.endswith("#american")
+    top = store.search("which color", same, top_k=1, scope=None)[0]
+    assert top.source.url.endswith("#british")

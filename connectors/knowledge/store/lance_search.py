@@ -11,8 +11,8 @@ each scaled to 0..1 by min-max, fused as ``weight * (1 - distance) +
 scores a lone full-text match 0, as if it had not matched).
 
 The full-text leg reads the ``search`` column: the chunk's title, its text and their
-identifier terms (``lance_writer.search_text``), searched with the question's own terms
-added the same way.
+identifier terms, spelt one way (``lance_writer.search_text``), searched with the
+question's own terms added and spelt the same way.
 
 Each leg brings a deep pool (``StoreSettings.candidates`` × top_k rows): min-max
 scaling over a shallow pool moves with the pool's depth, and a row that ranks 9th
@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from .identifiers import with_identifier_terms
 from .ranking import sections_first
+from .spelling import folded_spelling
 
 if TYPE_CHECKING:
     import lance
@@ -210,7 +211,7 @@ class LanceReader:
         by_vector = dataset.to_table(columns=["_distance"], nearest=near, **common)
         column = self.text_index() or SEARCH_COLUMN
         if column == SEARCH_COLUMN:
-            query = with_identifier_terms(query)
+            query = folded_spelling(with_identifier_terms(query))
         by_text = dataset.to_table(
             columns=["_score"], full_text_query={"query": query, "columns": [column]}, **common
         )

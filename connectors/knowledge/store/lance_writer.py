@@ -24,6 +24,7 @@ from connectors.knowledge.chunking import Chunk
 from .identifiers import with_identifier_terms
 from .lance_search import SEARCH_COLUMN, TEXT_COLUMN, VECTOR_COLUMN, quote
 from .nodes import node_metadata
+from .spelling import folded_spelling
 
 if TYPE_CHECKING:
     import lance
@@ -84,9 +85,10 @@ def _schema(dimension: int) -> pa.Schema:
 
 def search_text(title: str, text: str) -> str:
     """What the full-text index reads for a chunk: its title (the page and heading path,
-    which is embedded with the text too), its text, and both's identifier terms. A short
-    section whose subject is only in its heading is found by the heading's words."""
-    return with_identifier_terms(f"{title}\n{text}" if title else text)
+    which is embedded with the text too), its text, and both's identifier terms, spelt one
+    way (``spelling.py``). A short section whose subject is only in its heading is found
+    by the heading's words."""
+    return folded_spelling(with_identifier_terms(f"{title}\n{text}" if title else text))
 
 
 def _search_texts(batch: pa.RecordBatch) -> pa.RecordBatch:

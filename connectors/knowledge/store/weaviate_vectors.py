@@ -23,6 +23,7 @@ from connectors.errors import StoreError
 
 from .identifiers import FIELD as IDENTIFIERS
 from .identifiers import identifier_terms, with_identifier_terms
+from .spelling import spelling_variants
 
 
 def collection_filter(collection: str, extra: Any = None) -> Any:
@@ -58,8 +59,9 @@ class CitebotWeaviateVectorStore(WeaviateVectorStore):
         with self.client.batch.fixed_size(batch_size=self._batch_size) as batch:
             for node in nodes:
                 obj: Any = get_data_object(node=node, text_key=self.text_key)
+                text = str(obj.properties.get(self.text_key) or "")
                 obj.properties[IDENTIFIERS] = " ".join(
-                    identifier_terms(str(obj.properties.get(self.text_key) or ""))
+                    [*identifier_terms(text), *spelling_variants(text)]
                 )
                 batch.add_object(
                     collection=self.index_name,
@@ -85,7 +87,8 @@ class CitebotWeaviateVectorStore(WeaviateVectorStore):
         if query.alpha is not None and params["vector"] is not None and query.query_str:
             params["alpha"] = query.alpha  # the integration turns 0.0 (keywords only) into 0.5
         if params.get("query"):
-            params["query"] = with_identifier_terms(params["query"])
+            asked = with_identifier_terms(params["query"])
+            params["query"] = " ".join([asked, *spelling_variants(asked)])
         params["filters"] = collection_filter(self._collection, params.get("filters"))
         try:
             result = self._handle().query.hybrid(**params)
