@@ -12,6 +12,7 @@ reader see the words as written.
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = ["SPELLING_RULES", "folded_spelling", "spelling_variants"]
@@ -42,11 +43,11 @@ def folded_spelling(text: str) -> str:
     """``text`` with each regular British or American ending written one way."""
     folded = text
     for pattern, replacement in _RULES:
-        folded = pattern.sub(lambda m, r=replacement: _as_cased(m, r), folded)
+        folded = pattern.sub(functools.partial(_as_cased, replacement), folded)
     return folded
 
 
-def _as_cased(match: re.Match[str], replacement: str) -> str:
+def _as_cased(replacement: str, match: re.Match[str]) -> str:
     """The replacement in upper case when the word is ("BEHAVIOUR" → "BEHAVIOR")."""
     word = match.expand(replacement)
     return word.upper() if match.group(0).isupper() else word
