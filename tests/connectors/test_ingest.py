@@ -237,3 +237,17 @@ def test_progress_estimates_the_chunks_to_come_then_knows_them() -> None:
     progress.document_read(2)
     progress.finished_reading()
     assert progress.estimated_total() == 12  # reading done: the count, not a guess
+
+
+def test_new_full_text_spelling_rules_re_ingest_every_document_once(
+    lance_store: LanceKnowledgeStore, data_dir: Path, docs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the full-text index reads depends on the spelling rules (store/spelling.py):
+    a store indexed under other rules is re-indexed, once."""
+    import connectors.knowledge.ingest as ingest
+
+    first = _ingest(lance_store, data_dir, docs)
+    monkeypatch.setattr(ingest, "SPELLING_RULES", ingest.SPELLING_RULES + 1)
+    again = _ingest(lance_store, data_dir, docs)
+    assert (again.added + again.updated, again.unchanged) == (first.added, 0)
+    assert _ingest(lance_store, data_dir, docs).unchanged == first.added
