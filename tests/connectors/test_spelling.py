@@ -27,6 +27,8 @@ def test_folding_keeps_case_and_leaves_short_stems_and_other_endings_alone() -> 
     assert folded_spelling("Enable Optimisation in the BEHAVIOUR table.") == (
         "Enable Optimization in the BEHAVIOR table."
     )
+    # only a word written all in capitals has its new ending in capitals
+    assert folded_spelling("JSONise the SERIALISER") == "JSONize the SERIALIZER"
     for word in ["rise", "raise", "your", "hours", "acre", "genre", "sentence", "reference"]:
         assert folded_spelling(word) == word, word
     # a word that only looks British is folded too, and so still matches itself
