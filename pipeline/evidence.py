@@ -38,7 +38,10 @@ mentions what the question is about. Two signals can:
   words joined in a compound ("TestPyPI": ``test.pypi.org``), and an identifier names each
   of its words (``PYTHON_VARIANT_GIL``: the GIL). A file name or extension with a leading dot
   (``.env``, ``*.so``) is a name, whatever its case. A value the asker assigns in their own
-  code (``BUILD = 'b1.2.3'``) is their data, not a name.
+  code (``BUILD = 'b1.2.3'``) is their data, not a name. A name written as a word ("Docker",
+  "Jenkins") is known only where the docs' prose writes it (a heading, a sentence, a table or
+  inline code): one that only a code block has (``docker:`` as a key of a CI example) is in
+  an example, not a subject the docs cover, unless the asker writes it as code too.
 - **links**: a chunk's words, for the statistics and for the passage alike, are its words as
   read: a link is its text, not its target (a page that links to ``…/nox-poetry`` says nothing
   about Poetry), and a mkdocstrings listing's options (its member names) are code.
@@ -49,7 +52,8 @@ mentions what the question is about. Two signals can:
   may be, nor does "these two methods" say how many stack frames a traceback keeps.
 
 Terms are lower-cased words without stop words, cut to a crude stem so that
-"cookie" finds "cookies" and "paginate" finds "pagination"; names keep their spelling.
+"cookie" finds "cookies" and "paginate" finds "pagination", and spelt the American way
+("optimisation" finds "optimization"); names keep their spelling.
 
 A passage's **support** is ``grade + 0.5 * coverage - 0.7 * unknown``; the knowledge
 base answers only when its best carrying passage reaches 0.84 (``PipelineSettings.evidence_*``). Fitted on
@@ -166,12 +170,36 @@ _BASE_FORM = {
 }
 
 
+#: British spellings and their American forms, by ending: "optimisation" is "optimization",
+#: "colour" "color", "centre" "center", "catalogue" "catalog", "licence" "license", "analyse"
+#: "analyze". Both sides of every comparison go through it, so a word that only looks
+#: British ("promise" -> "promize") still matches itself.
+_BRITISH = (
+    (re.compile(r"(?<=[a-z]{3})is(?=(?:e|ed|es|ing|er|ers|ation|ations)$)"), "iz"),
+    (re.compile(r"(?<=[a-z]{3})ys(?=(?:e|ed|es|ing|er|ers)$)"), "yz"),
+    (re.compile(r"(?<=[a-z]{3})our(?=(?:s|ed|ing|ful|ite|ites|able|al|ally)?$)"), "or"),
+    (re.compile(r"(?<=[a-z]{3})([tb])re(?=[sd]?$)"), r"\1er"),
+    (re.compile(r"(?<=[a-z]{3})ogue(?=s?$)"), "og"),
+    (re.compile(r"(?<=[a-z]{2}[cf])ence(?=s?$)"), "ense"),
+)
+
+
+@functools.lru_cache(maxsize=50_000)
+def american(word: str) -> str:
+    """``word`` (lower-case) in American spelling, by the endings of ``_BRITISH``."""
+    for pattern, repl in _BRITISH:
+        word, n = pattern.subn(repl, word, count=1)
+        if n:
+            break
+    return word
+
+
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
     """A crude, stable stem: enough to join plurals and -ing/-ed/-ion/-ity forms of one
-    word, and an irregular verb's past forms with it."""
+    word, an irregular verb's past forms with it, and British spellings with American ones."""
     w = word.lower()
-    w = _BASE_FORM.get(w, w)
+    w = american(_BASE_FORM.get(w, w))
     if len(w) <= 3 or not w.isalpha():
         return w
     if w.endswith("ies") and len(w) > 4:
@@ -259,6 +287,7 @@ class Lexicon:
         documents: int,
         spellings: Counter[str] | None = None,
         phrases: str = "",
+        prose: Counter[str] | None = None,
     ) -> None:
         self.df = frequencies
         self.n = documents
@@ -267,11 +296,16 @@ class Lexicon:
         self.spellings: Counter[str] = spellings if spellings is not None else Counter()
         #: every chunk's words (:func:`_phrase_text`), for names of several words
         self.phrases = phrases
+        #: ``spellings`` of the chunks' prose (:func:`split_code`: inline code, tables and
+        #: headings are prose, code blocks and listings are not), or None when not counted
+        #: (every known name then counts as written in prose)
+        self.prose = prose
 
     @classmethod
     def build(cls, texts: Iterable[str]) -> Lexicon:
         df: Counter[str] = Counter()
         spellings: Counter[str] = Counter()
+        prose: Counter[str] = Counter()
         phrases: list[str] = []
         n = 0
         for raw in texts:
@@ -281,9 +315,11 @@ class Lexicon:
             words = set(_WORD.findall(lower))
             df.update({stem(w) for w in words if len(w) > 1 and w not in STOP} - _STOP_STEMS)
             spellings.update(_spellings(text) | _compounds(lower) | _dotted_names(lower))
+            said = split_code(text).prose
+            prose.update(_spellings(said) | _compounds(said.lower()))
             phrases.append(_phrase_text(lower))
             n += 1
-        return cls(df, n, spellings, "\n".join(phrases))
+        return cls(df, n, spellings, "\n".join(phrases), prose)
 
     def including(self, texts: Iterable[str]) -> Lexicon:
         """These statistics with ``texts`` counted as more chunks."""
@@ -293,6 +329,7 @@ class Lexicon:
             self.n + extra.n,
             self.spellings + extra.spellings,
             self.phrases + "\n" + extra.phrases,
+            None if self.prose is None else self.prose + (extra.prose or Counter()),
         )
 
     def _df(self, term: str) -> int:
@@ -309,6 +346,12 @@ class Lexicon:
         if term.startswith(PHRASE):
             return f" {term[len(PHRASE) :]} " in self.phrases
         return self._df(term) > 0
+
+    def in_prose(self, term: str) -> bool:
+        """Whether some chunk writes the name ``term`` in its prose, not only in code blocks: a
+        name that the documents write only in an example (``docker:`` as a key of a CI
+        config) is not one they are about."""
+        return self.prose is None or self.prose.get(term, 0) > 0
 
     def share(self, term: str) -> float:
         """The share of the chunks that have ``term``."""
@@ -371,6 +414,11 @@ class Asked:
     spelled: frozenset[str] = frozenset()
     #: those written as code, with an underscore (``log_level``): the passage must have them
     identifiers: frozenset[str] = frozenset()
+    #: those written as words ("Docker", "Jenkins"), not as code names: the documents' prose
+    #: must write them (:meth:`Lexicon.in_prose`)
+    plain: frozenset[str] = frozenset()
+    #: the names the asker wrote in backticks: code may name them
+    coded: frozenset[str] = frozenset()
 
 
 def question_terms(question: str) -> list[str]:
@@ -399,6 +447,12 @@ def asked(
         musts=_musts(mine),
         spelled=_names(mine) | _name_phrases(mine) | _dotted_names(mine),
         identifiers=_names(mine, identifiers=True),
+        coded=frozenset(_spellings(" ".join(m[1] for m in _QUOTED.finditer(mine) if m[1]))),
+        plain=frozenset(
+            spelled_as(w)
+            for w, name in _words_as_written(mine)
+            if name and w.isalpha() and (w.isupper() or w[1:].islower())
+        ),
     )
 
 
@@ -502,11 +556,16 @@ def _unreadable(text: str, vocabulary: Collection[str]) -> frozenset[str]:
 
 
 def _bases(word: str) -> set[str]:
-    """``word`` and what it may be an inflection of ("shuts", "spoofed", "uncompressed")."""
-    bases = {word}
+    """``word`` and what it may be an inflection of ("shuts", "spoofed", "uncompressed"), in
+    either spelling ("optimisations")."""
+    spellings = {word, american(word)}
+    bases = set(spellings)
     for suffix, repl in _INFLECTIONS:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            bases.add(word[: len(word) - len(suffix)] + repl)
+        bases.update(
+            w[: len(w) - len(suffix)] + repl
+            for w in spellings
+            if w.endswith(suffix) and len(w) - len(suffix) >= 3
+        )
     for prefix in ("un", "re", "non"):
         bases.update(
             b[len(prefix) :]
@@ -582,7 +641,14 @@ def evidence(
             else:
                 words += w
     # a name the asker wrote that no chunk has: nothing here is about it ("Cloud Run")
-    missing = tuple(t for t in sorted(question.spelled) if not lexicon.known(t))
+    # or one they write only in code (``docker:`` as a key of a CI example), unless the asker
+    # writes it as code too
+    missing = tuple(
+        t
+        for t in sorted(question.spelled)
+        if not lexicon.known(t)
+        or (t in question.plain and t not in question.coded and not lexicon.in_prose(t))
+    )
     # an identifier this passage lacks: it is not about that thing, though another chunk
     # may name it (``log_level`` in an example's output), unless it is the docs' subject
     missing += tuple(

@@ -403,3 +403,61 @@ def test_more_chunks_counted_know_their_names_and_phrases() -> None:
     assert evidence(question, CORPUS[0], more).carries
     # a capitalised name written inside an identifier is known too
     assert evidence(asked("is Sanic supported?"), CORPUS[0], more).carries
+
+
+def test_a_name_the_docs_write_only_in_code_blocks_is_not_one_they_cover() -> None:
+    ci = (
+        "Continuous integration › Woodpecker\n"
+        "The pipeline below builds the project on every push.\n\n"
+        "```yaml\nsteps:\n  build:\n    image: podman/stable\n    run: make build\n```"
+    )
+    cache = "Build cache\nCompiled objects are kept in the build folder between builds."
+    lexicon = Lexicon.build([ci, cache, *CORPUS])
+    question = asked("how do I keep compiled objects cached between Podman image builds?")
+    # "podman" is only a value in a CI example: no passage is about Podman
+    assert not evidence(question, cache, lexicon).carries
+    assert not evidence(question, ci, lexicon).carries
+    assert evidence(asked("how do I keep compiled objects between builds?"), cache, lexicon).carries
+    # written in the docs' prose, inline code or a heading, a name is one they cover
+    for said in ("Podman users mount the folder.", "Set `Podman` as the runner.", "## Podman"):
+        prose = Lexicon.build([ci, cache, said, *CORPUS])
+        assert evidence(question, cache, prose).carries, said
+    # the asker who writes it as code asks about the code
+    assert evidence(asked("what does `Podman` do in the pipeline?"), ci, lexicon).carries
+    # code names are code's: an identifier, a CamelCase class, a file name
+    hook = "Hooks\n```python\nclass MyBuildHook(BuildHookInterface): ...\n```"
+    hooks = Lexicon.build([hook, *CORPUS])
+    assert evidence(asked("can I subclass BuildHookInterface twice?"), hook, hooks).carries
+    # more chunks counted keep the difference
+    more = lexicon.including(["Podman is supported."])
+    assert evidence(question, cache, more).carries
+    assert not evidence(question, cache, lexicon.including(["```\npodman run\n```"])).carries
+    # statistics that never counted prose take every known name as written in prose
+    assert Lexicon(lexicon.df, lexicon.n, lexicon.spellings).in_prose(spelled_as("Podman"))
+
+
+def test_british_and_american_spellings_are_one_word() -> None:
+    for british, american_ in (
+        ("optimisation", "optimization"),
+        ("optimise", "optimize"),
+        ("customised", "customized"),
+        ("colour", "color"),
+        ("behaviours", "behaviors"),
+        ("centre", "center"),
+        ("catalogue", "catalog"),
+        ("licence", "license"),
+        ("analyse", "analyze"),
+    ):
+        assert stem(british) == stem(american_), british
+    # words that only end like a British spelling keep matching themselves, and stay apart
+    assert stem("promise") == stem("promises") and stem("hour") != stem("hor")
+    assert stem("four") == "four" and stem("flour") == "flour" and stem("genre") == "genr"
+    profile = "Profiles › Release\nThe release profile sets the optimization level."
+    lexicon = Lexicon.build([profile, *CORPUS])
+    question = asked("what optimisation level does a release use?")
+    # a British spelling the docs write the American way is not an unknown word
+    found = evidence(question, profile, lexicon)
+    assert found.unknown == 0 and found.coverage == 1.0
+    # nor one the embedder cannot read, when it reads the American one
+    assert asked("optimisations", vocabulary=frozenset({"optimization"})).names == frozenset()
+    assert asked("optimisations", vocabulary=frozenset({"level"})).names == {stem("optimize")}
