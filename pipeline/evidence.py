@@ -41,7 +41,10 @@ mentions what the question is about. Two signals can:
   code (``BUILD = 'b1.2.3'``) is their data, not a name. A name written as a word ("Docker",
   "Jenkins") is known only where the docs' prose writes it (a heading, a sentence, a table or
   inline code): one that only a code block has (``docker:`` as a key of a CI example) is in
-  an example, not a subject the docs cover, unless the asker writes it as code too.
+  an example, not a subject the docs cover, unless the asker writes it as code too. The
+  docs' subject (their most common term) joined by a hyphen to a word no chunk has
+  (``cargo-nextest``, ``pytest-xdist``) names a tool of its ecosystem, as such tools are
+  named: documents that never write that word have nothing about it.
 - **links**: a chunk's words, for the statistics and for the passage alike, are its words as
   read: a link is its text, not its target (a page that links to ``…/nox-poetry`` says nothing
   about Poetry), and a mkdocstrings listing's options (its member names) are code.
@@ -93,6 +96,8 @@ _LISTING = re.compile(
 _COMPOUND = re.compile(r"\w+(?:[./_-]\w+)+")
 #: a file name that starts with a dot, or an extension: ``.env``, ``.gitignore``, ``*.so``
 _DOTTED_NAME = re.compile(r"(?<![\w.])\.[^\W_][\w-]*")
+#: words joined by hyphens, as tools and plugins are named: ``cargo-nextest``, ``pytest-xdist``
+_HYPHENATED = re.compile(r"(?<![\w.-])[^\W\d_]+(?:-[^\W_]+)+(?![\w-])")
 #: small words inside a name of several words: "Read the Docs", "Bank of Italy"
 _NAME_LINKS = frozenset({"the", "of"})
 #: an acronym's plural, its "s" in lower case: "IDEs" (but "HTTPS" is another acronym)
@@ -347,6 +352,11 @@ class Lexicon:
             return f" {term[len(PHRASE) :]} " in self.phrases
         return self._df(term) > 0
 
+    @functools.cached_property
+    def subject(self) -> str | None:
+        """The term most chunks have: what the documents are about ("cargo", "hatch")."""
+        return max(self.df, key=self.df.__getitem__, default=None)
+
     def in_prose(self, term: str) -> bool:
         """Whether some chunk writes the name ``term`` in its prose, not only in code blocks: a
         name that the documents write only in an example (``docker:`` as a key of a CI
@@ -419,6 +429,8 @@ class Asked:
     plain: frozenset[str] = frozenset()
     #: the names the asker wrote in backticks: code may name them
     coded: frozenset[str] = frozenset()
+    #: the stems of each word the asker joins with hyphens (``cargo-nextest``)
+    hyphenated: frozenset[tuple[str, ...]] = frozenset()
 
 
 def question_terms(question: str) -> list[str]:
@@ -448,6 +460,10 @@ def asked(
         spelled=_names(mine) | _name_phrases(mine) | _dotted_names(mine),
         identifiers=_names(mine, identifiers=True),
         coded=frozenset(_spellings(" ".join(m[1] for m in _QUOTED.finditer(mine) if m[1]))),
+        hyphenated=frozenset(
+            tuple(stem(w) for w in m[0].split("-") if w.lower() not in STOP)
+            for m in _HYPHENATED.finditer(mine)
+        ),
         plain=frozenset(
             spelled_as(w)
             for w, name in _words_as_written(mine)
@@ -648,6 +664,13 @@ def evidence(
         for t in sorted(question.spelled)
         if not lexicon.known(t)
         or (t in question.plain and t not in question.coded and not lexicon.in_prose(t))
+    )
+    # the documents' subject joined to a word no chunk has (``cargo-nextest``): a tool of its
+    # ecosystem, named as such, that the documents never mention
+    missing += tuple(
+        PHRASE + " ".join(parts)
+        for parts in sorted(question.hyphenated)
+        if lexicon.subject in parts and not all(lexicon.known(p) for p in parts)
     )
     # an identifier this passage lacks: it is not about that thing, though another chunk
     # may name it (``log_level`` in an example's output), unless it is the docs' subject

@@ -461,3 +461,26 @@ def test_british_and_american_spellings_are_one_word() -> None:
     # nor one the embedder cannot read, when it reads the American one
     assert asked("optimisations", vocabulary=frozenset({"optimization"})).names == frozenset()
     assert asked("optimisations", vocabulary=frozenset({"level"})).names == {stem("optimize")}
+
+
+def test_the_docs_subject_joined_to_a_word_no_chunk_has_names_a_tool_they_never_mention() -> None:
+    docs = [
+        "Widgetctl › Testing\nRun `widgetctl test` to run the test suite of every package.",
+        "Widgetctl › Plugins\nwidgetctl-lint checks the manifest. Plugins extend widgetctl.",
+        "Widgetctl › Packages\nA package is built by widgetctl from its manifest.",
+        "Requests › Sessions\nEach per-request value lives on the request.",
+    ]
+    lexicon = Lexicon.build(docs)
+    assert lexicon.subject == stem("widgetctl")
+    question = asked("how do I run the test suite with widgetctl-nextest?")
+    assert question.hyphenated == {(stem("widgetctl"), stem("nextest"))}
+    # graded however close, the testing section is not about that tool
+    assert not evidence(question, docs[0], lexicon).carries
+    # a plugin the docs name, or one made of known words, is no obstacle
+    assert evidence(asked("what does widgetctl-lint check?"), docs[1], lexicon).carries
+    assert evidence(asked("is there a widgetctl-test command?"), docs[0], lexicon).carries
+    # nor is an everyday compound that does not name the subject ("per-session")
+    assert evidence(asked("where do per-session values live?"), docs[3], lexicon).carries
+    # small words inside the compound are no part of the name
+    assert asked("a widgetctl-in-docker setup").hyphenated == {(stem("widgetctl"), stem("docker"))}
+    assert Lexicon.build([]).subject is None
