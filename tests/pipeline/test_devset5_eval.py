@@ -62,12 +62,12 @@ def test_fifth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # first run): hit@6 76.8%, MRR 0.556, cited right 60.0%, fact stated 36.8%, 12/23
     # uncovered and 4/4 off-topic clean. These floors catch a regression; the gap to issue
     # 12's acceptance is the work (tests/devset5/ANALYSIS.md classes every miss). Raised
-    # after names only in code blocks and British spellings (answerability, session 7):
-    # cited 63.2%, fact 45.3%, uncovered 16/23.
+    # after names only in code blocks, British spellings and the subject's hyphenated tools
+    # (answerability, session 7): cited 63.2%, fact 45.3%, uncovered 17/23.
     m = devset5_report.metrics()
     table = devset5_report.table()
     assert m["hit_at_k"] >= 0.75, table
     assert m["cited_right"] >= 0.62, table
     assert m["fact_stated"] >= 0.44, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.69, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.73, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
