@@ -193,9 +193,7 @@ _BRITISH = (
 def american(word: str) -> str:
     """``word`` (lower-case) in American spelling, by the endings of ``_BRITISH``."""
     for pattern, repl in _BRITISH:
-        word, n = pattern.subn(repl, word, count=1)
-        if n:
-            break
+        word = pattern.sub(repl, word)
     return word
 
 

@@ -12,6 +12,7 @@ from pipeline.events import Route
 from pipeline.evidence import (
     Lexicon,
     Lexicons,
+    _bases,
     asked,
     evidence,
     question_terms,
@@ -422,12 +423,17 @@ def test_a_name_the_docs_write_only_in_code_blocks_is_not_one_they_cover() -> No
     for said in ("Podman users mount the folder.", "Set `Podman` as the runner.", "## Podman"):
         prose = Lexicon.build([ci, cache, said, *CORPUS])
         assert evidence(question, cache, prose).carries, said
-    # the asker who writes it as code asks about the code
+    # the asker who writes it as code asks about the code, in any of their code spans
     assert evidence(asked("what does `Podman` do in the pipeline?"), ci, lexicon).carries
+    assert asked("is it `Podman` or `Docker`?").coded >= {
+        spelled_as("Podman"),
+        spelled_as("Docker"),
+    }
     # code names are code's: an identifier, a CamelCase class, a file name
-    hook = "Hooks\n```python\nclass MyBuildHook(BuildHookInterface): ...\n```"
+    hook = "Hooks\n```python\nclass MyBuildHook(BuildHookInterface): ...\nimport IPython\n```"
     hooks = Lexicon.build([hook, *CORPUS])
     assert evidence(asked("can I subclass BuildHookInterface twice?"), hook, hooks).carries
+    assert evidence(asked("does it work in IPython?"), hook, hooks).carries
     # more chunks counted keep the difference
     more = lexicon.including(["Podman is supported."])
     assert evidence(question, cache, more).carries
@@ -484,3 +490,13 @@ def test_the_docs_subject_joined_to_a_word_no_chunk_has_names_a_tool_they_never_
     # small words inside the compound are no part of the name
     assert asked("a widgetctl-in-docker setup").hyphenated == {(stem("widgetctl"), stem("docker"))}
     assert Lexicon.build([]).subject is None
+
+
+def test_what_a_word_may_be_an_inflection_of() -> None:
+    # a base of at least three letters, in either spelling, with or without a prefix
+    assert {"run", "runs"} <= _bases("runs") and "optimization" in _bases("optimisations")
+    assert _bases("async") == {"async"}
+    assert {"lock", "build", "blocking"} <= _bases("unlock") | _bases("rebuild") | _bases(
+        "nonblocking"
+    )
+    assert "s" not in _bases("its")
