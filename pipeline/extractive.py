@@ -20,7 +20,10 @@ How it reads (the units are in ``pipeline/units.py``):
   admonition it sits in ("This has two drawbacks:" then 1. and 2.);
 - a definition list's entry is one item with its term ("`dict_tracebacks`: Uses …");
 - when the question asks how to do something, the code of the best section is
-  the answer's second half, shown as a fenced block and cited like a sentence.
+  the answer's second half, shown as a fenced block and cited like a sentence; when it
+  does not, only code naming a good share of what it asks is (a key in a defaults
+  listing, a signature), and so is the block a shown sentence leans on ("This tells …"),
+  and the example the best sentence leads into ("For example, … like this:").
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from citations.model import Source
 from citations.sentences import sentences
@@ -45,7 +49,8 @@ SUPPORT_WEIGHT = 0.4
 LIST_ITEMS = 6
 #: sentences before the best one that it may lean on ("This …" after the sentence it means)
 REFERS_BACK = 2
-#: the share of the question's terms a signature must name to be shown unasked
+#: the share of the question's (IDF-weighted) terms a block must name to be shown unasked
+#: (another section's, for a how-to question; any, for a question not asking how)
 SIGNATURE_SHARE = 0.3
 #: a code block longer than this is a listing, not an answer to show
 CODE_LINES = 25
@@ -194,7 +199,9 @@ async def extract(
     if how_to:
         picked.show_code(ranked[0], set(wanted))
     elif not any(p.kind == "code" for p in picked.chosen):
-        picked.show_signature(ranked[0], set(wanted))
+        # not asked how, code is shown only where it names a good share of the question
+        # (a key's default in the defaults listing, a signature's parameter)
+        picked.show_code(ranked[0], set(wanted), least=SIGNATURE_SHARE)
     chosen = sorted(picked.chosen, key=lambda p: (p.source_rank, p.start))
     # code left out between two sentences does not part them: they read on for the reader
     position = {
@@ -294,6 +301,16 @@ class _Picked:
                 break
         for unit in order[back:at]:
             self.add(self.scored[(pick.source_rank, unit.start)], counts=best)
+        if back == at and at > 0 and leans_back(pick.text):
+            # "This tells the tool that …" right after a block is about that block
+            block = order[at - 1]
+            if (
+                block.kind == "code"
+                and _short(block.text)
+                and not _DIAGRAM.match(block.text)
+                and not _HEADING.search(text[block.end : pick.start])
+            ):
+                self.add(_unit_pick(pick, block), counts=False)
         self.add(pick)
 
     def read_around(self, best: Pick) -> None:
@@ -303,19 +320,38 @@ class _Picked:
         order, at = self._placed(best)
         self.add_leaning(best, best=True)
         lead = best
-        for unit in order[at + 1 :]:
+        for i, unit in enumerate(order[at + 1 :], start=at + 1):
             # what a sentence ending in a colon announces is its continuation, and is in
             if lead.kind != "code" and lead.text.rstrip().endswith(":"):
                 break
             pick = self.scored.get((best.source_rank, unit.start))
             if pick is None or self.has(best.source_rank, unit.start):
                 continue
+            if pick.score < self.floor and not self.full:
+                # "For example, … This can be written like this:" scores low on its own,
+                # but it is how the best sentence is done, and it brings the code
+                for step in self._example(best.source_rank, order, i):
+                    self.add(step, counts=False)
+                break
             # the items of a list are parallel facts, not a continuation of each other
-            if self.full or pick.score < self.floor or (best.kind == pick.kind == "item"):
+            if self.full or (best.kind == pick.kind == "item"):
                 break
             self.add(pick)
             lead = pick
         self.read_block(best)
+
+    def _example(self, rank: int, order: Sequence[Unit], at: int) -> list[Pick]:
+        """The sentences of source ``rank`` from ``order[at]`` on that each lean on the one
+        before, when the last of them announces the code right after it; none otherwise."""
+        run: list[Pick] = []
+        for unit, after in pairwise(order[at:]):
+            pick = self.scored.get((rank, unit.start))
+            if pick is None or pick.kind != "sentence" or not leans_back(pick.text):
+                return []
+            run.append(pick)
+            if pick.text.rstrip().endswith(":"):
+                return run if after.kind == "code" else []
+        return []
 
     def read_block(self, pick: Pick) -> None:
         """The rest of the bullet or admonition ``pick`` is in: one thought, whose later
@@ -338,7 +374,7 @@ class _Picked:
             if more is not None:
                 self.add(more)
 
-    def show_code(self, best: Pick, wanted: set[str]) -> None:
+    def show_code(self, best: Pick, wanted: set[str], *, least: float = 0.0) -> None:
         """The code that shows how: the block naming most of the question's (IDF-weighted)
         terms, with its section's title (a block under "GitHub Actions" is about GitHub
         Actions). The best sentence's section comes first, after it rather than before; then
@@ -346,7 +382,8 @@ class _Picked:
         good share of the question, cited for it: the prose that matches a how-to question
         best is often a pointer ("See this blog post"), and the setting that answers it is
         another section's block. A block naming more than the one shown (or than the code
-        a sentence announced) comes with it, once."""
+        a sentence announced) comes with it, once. Only blocks naming at least ``least``
+        of the question are shown."""
         ranks = {best.source_rank, *(p.source_rank for p in self.chosen)}
         blocks = [
             (rank, unit, self.shared(unit, wanted, self.titles[rank]))
@@ -357,7 +394,7 @@ class _Picked:
             and not _DIAGRAM.match(unit.text)
             and not self.has(rank, unit.start)
         ]
-        blocks = [b for b in blocks if b[0] in ranks or b[2] >= SIGNATURE_SHARE]
+        blocks = [b for b in blocks if (b[0] in ranks or b[2] >= SIGNATURE_SHARE) and b[2] >= least]
         shown = [
             self.shared(p, wanted, self.titles[p.source_rank])
             for p in self.chosen
@@ -392,18 +429,6 @@ class _Picked:
         if more:
             rank, unit, _ = min(more, key=lambda b: (-b[2], *order(b)[2:]))
             self.add(self._shown(rank, unit), counts=False)
-
-    def show_signature(self, best: Pick, wanted: set[str]) -> None:
-        """An API signature of the best sentence's section that names what the question
-        asks about: defaults and parameter names are often written only there."""
-        lines = [
-            (self.shared(u, wanted), u)
-            for u in self.read[best.source_rank]
-            if u.kind == "code" and "\n" not in u.text
-        ]
-        share, unit = max(lines, key=lambda pair: pair[0], default=(0.0, None))
-        if unit is not None and share >= SIGNATURE_SHARE:
-            self.add(_unit_pick(best, unit), counts=False)
 
     def _shown(self, rank: int, unit: Unit) -> Pick:
         """``unit`` of source ``rank`` shown for what it is (code), cited as its source."""

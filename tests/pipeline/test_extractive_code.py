@@ -192,3 +192,91 @@ async def test_a_blocks_section_title_counts_for_what_it_names(embedder: Embedde
         "what's the recommended way to get tern onto a CI runner?", sources, embedder, limit=1
     )
     assert "uses: tern-dev/setup@v2\n```\n[2]" in text
+
+
+LAZY = """## Lazy plugins
+
+Plugins can be marked "lazy", which means they are not loaded until one of their \
+commands runs. For example, suppose that a project draws charts with a plugin it rarely \
+uses. This can be written like this:
+
+```toml
+[plugins]
+charts = { version = "2.1", lazy = true }
+```
+
+By default, a lazy plugin still registers its commands under a group that looks like this:
+
+```toml
+[groups]
+charts = ["plugin:charts"]
+```"""
+
+
+async def test_the_example_the_best_sentence_leads_into_brings_its_code(
+    embedder: Embedder,
+) -> None:
+    question = "how do I stop a plugin from loading until it is needed?"
+    text, _ = await answered(question, [source(LAZY, 1)], embedder, limit=3)
+    # "This can be written like this:" scores next to nothing alone, but it carries on the
+    # best sentence's thought, and the code it announces says how
+    assert "This can be written like this: [1]\n\n```toml\n[plugins]\n" in text
+    assert "lazy = true }\n```\n[1]" in text
+    # a run of sentences that announces no code is not read past the floor
+    plain = LAZY.replace("This can be written like this:", "This is rare.")
+    told, _ = await answered(question, [source(plain, 1)], embedder, limit=3)
+    assert "This is rare." not in told and "lazy = true" not in told
+    # nor one that does not lean on the sentence before it
+    unled = LAZY.replace("This can be written like this:", "Write the table like this:")
+    told, _ = await answered(question, [source(unled, 1)], embedder, limit=3)
+    assert "Write the table" not in told and "lazy = true" not in told
+
+
+SIBLING = """## Sibling packages
+
+Over time a project grows, and parts of it are split into packages that sit side by side.
+
+```toml
+[dependencies]
+helpers = { path = "../helpers" }
+```
+
+This tells tern that the package depends on `helpers`, found in the folder next to it."""
+
+
+async def test_a_sentence_leaning_on_the_code_before_it_brings_the_code(
+    embedder: Embedder,
+) -> None:
+    question = "can a package depend on one in a folder next to it?"
+    text, picks = await answered(question, [source(SIBLING, 1)], embedder, limit=3)
+    assert '```toml\n[dependencies]\nhelpers = { path = "../helpers" }\n```\n[1]\n\nThis tells' in (
+        text
+    )
+    assert [p.kind for p in picks].count("code") == 1
+    # under another heading, "This …" is not about the block that ends the section before
+    headed = SIBLING.replace("\n\nThis tells", "\n\n## Layout\n\nThis tells")
+    told, _ = await answered(question, [source(headed, 1)], embedder, limit=3)
+    assert "This tells" in told and "```" not in told
+
+
+RELEASE = """## Release profile
+
+The release profile is what `tern build --release` uses, for builds you ship.
+
+```toml
+[profile.release]
+strip-symbols = true
+overflow-checks = false
+```"""
+
+
+async def test_code_naming_most_of_what_is_asked_is_shown_though_not_asked_how(
+    embedder: Embedder,
+) -> None:
+    text, _ = await answered(
+        "are overflow checks on in release builds?", [source(RELEASE)], embedder
+    )
+    assert text.endswith("overflow-checks = false\n```\n[1]")
+    # a block naming little of the question stays out (see the editor test above)
+    told, _ = await answered("what do I ship builds with?", [source(RELEASE)], embedder)
+    assert "```" not in told
