@@ -78,6 +78,9 @@ _HOW_TO = re.compile(
 )
 # a diagram's source (a fenced mermaid or graphviz block) draws; it does not show how
 _DIAGRAM = re.compile(r"[ \t]*(?:```|~~~)[ \t]*\{?(?:mermaid|plantuml|graphviz|dot)\b", re.I)
+# a sentence stating what happens unless told otherwise
+_BY_DEFAULT = re.compile(r"\bby\s+default\b", re.I)
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
 # a heading line: what follows it does not lean on what came before
 _HEADING = re.compile(r"^[ \t]*#{1,6}(?:[ \t]|$)", re.M)
 
@@ -197,6 +200,7 @@ async def extract(
             # what it announces carries on to the end of its bullet ("This has two drawbacks:")
             picked.read_block(pick)
     if how_to:
+        picked.read_overrides()
         picked.show_code(ranked[0], set(wanted))
     elif not any(p.kind == "code" for p in picked.chosen):
         # not asked how, code is shown only where it names a good share of the question
@@ -352,6 +356,24 @@ class _Picked:
             if pick.text.rstrip().endswith(":"):
                 return run if after.kind == "code" else []
         return []
+
+    def read_overrides(self) -> None:
+        """For each chosen sentence saying what happens by default, the next sentence of its
+        paragraph when it names code the first does not: how to change the default ("This
+        also creates a repository by default. If you don't want that, pass `--vcs none`.")."""
+        for pick in list(self.chosen):
+            if pick.kind != "sentence" or not _BY_DEFAULT.search(pick.text):
+                continue
+            order, at = self._placed(pick)
+            after = order[at + 1] if at + 1 < len(order) else None
+            more = None if after is None else self.scored.get((pick.source_rank, after.start))
+            if more is None or more.kind != "sentence":
+                continue
+            gap = self.texts[pick.source_rank][order[at].end : more.start]
+            if "\n\n" not in gap and set(_CODE_SPAN.findall(more.text)) - set(
+                _CODE_SPAN.findall(pick.text)
+            ):
+                self.add(more, counts=False)
 
     def read_block(self, pick: Pick) -> None:
         """The rest of the bullet or admonition ``pick`` is in: one thought, whose later

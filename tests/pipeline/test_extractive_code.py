@@ -280,3 +280,28 @@ async def test_code_naming_most_of_what_is_asked_is_shown_though_not_asked_how(
     # a block naming little of the question stays out (see the editor test above)
     told, _ = await answered("what do I ship builds with?", [source(RELEASE)], embedder)
     assert "```" not in told
+
+
+INIT = """## Starting a project
+
+Run `tern init` in an empty folder to start a project. This also writes a `.ternrc` file \
+with the settings of your user by default. If you don't want it to do that, pass `--bare`."""
+
+
+async def test_a_how_to_answer_saying_what_happens_by_default_says_how_to_change_it(
+    embedder: Embedder,
+) -> None:
+    question = "tern init keeps writing a ternrc file for me, can I stop that?"
+    text, _ = await answered(question, [source(INIT)], embedder, limit=1)
+    assert text.endswith("by default. If you don't want it to do that, pass `--bare`. [1]")
+    # not asked how: what happens is the answer
+    told, _ = await answered("does tern init write a ternrc file?", [source(INIT)], embedder)
+    assert "--bare" not in told
+    # the next paragraph, or a sentence naming no other code, is not how to change it
+    for other in [
+        INIT.replace(" If you don't", "\n\nIf you don't"),
+        INIT.replace("pass `--bare`", "pass the bare flag"),
+        INIT.replace(" by default", ""),
+    ]:
+        told, _ = await answered(question, [source(other)], embedder, limit=1)
+        assert "If you don't want" not in told, other
