@@ -36,9 +36,16 @@ def sentence(state: _Picked, rank: int, starts: str, score: float | None = None)
     return Pick(pick.source_rank, pick.start, pick.text, pick.source_id, score, pick.kind)
 
 
-def shown(state: _Picked, question: str, best: Pick, *, least: float = 0.0) -> list[str]:
-    """The first line inside each block shown, in the order they were added."""
-    state.show_code(best, set(question_terms(question)), least=least)
+def shown(state: _Picked, question: str, best: Pick, *, least: float | None = None) -> list[str]:
+    """The first line inside each block shown, in the order they were added (code is
+    shown beside the answer's facts: it never counts toward the answer's limit)."""
+    counted = state.counted
+    wanted = set(question_terms(question))
+    if least is None:
+        state.show_code(best, wanted)
+    else:
+        state.show_code(best, wanted, least=least)
+    assert state.counted == counted
     return [p.text.split("\n")[1] for p in state.chosen if p.kind == "code"]
 
 
