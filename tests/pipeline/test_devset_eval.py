@@ -8,7 +8,8 @@ The thresholds are the issue's: the right section cited, the fact stated, and
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import dataclasses
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -64,11 +65,18 @@ def mislabelled(folder: Path, url_base: str) -> list[str]:
 
 
 def eval_devset(
-    folder: Path, store: KnowledgeStore, embedder: Embedder, settings: PipelineSettings
+    folder: Path,
+    store: KnowledgeStore,
+    embedder: Embedder,
+    settings: PipelineSettings,
+    url_map: Callable[[str], str] | None = None,
 ) -> Report:
-    """``citebot eval`` of ``folder/questions.yaml``, offline."""
+    """``citebot eval`` of ``folder/questions.yaml``, offline; ``url_map`` turns each expected
+    URL into the one the store's copy of the page has (the built HTML of Markdown pages)."""
     pipeline = Pipeline(store, embedder=embedder, llm=None, web=None, settings=settings)
     cases = parse_cases((folder / "questions.yaml").read_text(encoding="utf-8"), fmt="yaml")
+    if url_map is not None:
+        cases = [dataclasses.replace(c, urls=tuple(map(url_map, c.urls))) for c in cases]
     retrieval = RetrievalCheck(store, top_k=settings.top_k)
     return asyncio.run(run_eval(cases, pipeline.answer, retrieval=retrieval))
 

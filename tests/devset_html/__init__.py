@@ -1,0 +1,1 @@
+"""The built HTML of two Markdown dev sets, evaluated with the Markdown set's questions."""
