@@ -317,9 +317,11 @@ class Lexicon:
             lower = text.lower()
             words = set(_WORD.findall(lower))
             df.update({stem(w) for w in words if len(w) > 1 and w not in STOP} - _STOP_STEMS)
-            spellings.update(_spellings(text) | _compounds(lower) | _dotted_names(lower))
+            written = _spellings(text) | _compounds(lower)
+            spellings.update(written | _dotted_names(lower))
             said = split_code(text).prose
-            prose.update(_spellings(said) | _compounds(said.lower()))
+            # most chunks have no code: their prose is all they write
+            prose.update(written if said == text else _spellings(said) | _compounds(said.lower()))
             phrases.append(_phrase_text(lower))
             n += 1
         return cls(df, n, spellings, "\n".join(phrases), prose)
