@@ -5,12 +5,9 @@ from __future__ import annotations
 import re
 
 from citations.sentences import Span, pack
+from pipeline.markup import FENCED
 
-#: a fenced code block, to its closing fence (group ``close``) or, when the text ends
-#: inside it (a chunk cut in the middle of a block), to the end of the text
-FENCED = re.compile(
-    r"^[ \t]*(?P<fence>```|~~~).*?(?:(?P<close>^[ \t]*(?P=fence)[ \t]*$)|\Z)", re.M | re.S
-)
+__all__ = ["FENCED", "is_prose", "leans_back", "plain", "strips", "unlinked"]
 
 
 # a cross-reference role, MyST ({func}`name`) or reST (:func:`name`), with its body
@@ -27,14 +24,15 @@ _ATTR_LIST = re.compile(
     r"\{:?(?:[ \t]*(?:[#.][\w-]+|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s{}]+)))+[ \t]*\}"
 )
 _STRONG = re.compile(
-    r"(\*\*|__)(?=\S)(?P<text>.+?)(?<=\S)\1|(?<![\w*])\*(?=[^\s*])(?P<em>[^*\n]+?)(?<=\S)\*(?![\w*])"
+    r"(\*\*|__|~~)(?=\S)(?P<text>.+?)(?<=\S)\1|(?<![\w*])\*(?=[^\s*])(?P<em>[^*\n]+?)(?<=\S)\*(?![\w*])"
 )
 
 
 def plain(text: str) -> str:
     """The text as a reader sees it, for scoring only (quotes keep the source's markup):
     a cross-reference is its title, or the last name of its dotted path, in a code span
-    (``{class}`~a.b.C``` is `C`); a link is its text; emphasis marks are gone."""
+    (``{class}`~a.b.C``` is `C`); a link is its text; emphasis and strikethrough marks are
+    gone."""
 
     def role(match: re.Match[str]) -> str:
         body = match.group("body").strip()

@@ -5,6 +5,11 @@ onto the sentence under it would be quoted as if it were a claim); fenced code i
 a unit of its own, shown as code and never quoted as prose. A row of a Markdown
 table is an item that reads with its column headings ("Ctrl+C — Standalone mode:
 print Aborted!"): a fact written only in a table is stated like any other.
+
+Sentences are found in the page as its reader sees it (``pipeline/markup.py``): no
+reference definitions, block quote markers, HTML tags, comments or template tags, an HTML
+definition list read as term and definition; ``<pre>`` and indented blocks are code. Each
+unit keeps the span of the source it reads, so a quote of it still verifies there.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from citations.sentences import sentences
+from pipeline.markup import PRE, Reading, not_text, pre_code, read, reading
 from pipeline.text import FENCED, is_prose
 
 Kind = Literal["sentence", "item", "code"]
@@ -35,6 +41,8 @@ _ITEM = re.compile(
     r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+(?P<body>\S.*(?:\n(?![ \t]*(?:[*+-]|\d+[.)])[ \t])[ \t]+\S.*)*)",
     re.M,
 )
+# the label of a definition (": ") or of a footnote ("[^1]: ") that its indented lines continue
+_LABEL = re.compile(r"[ \t]*(?::|\[\^[^\]\n]+\]:)[ \t]+")
 # a list item's bullet, with the indentation it sits at
 _BULLET = re.compile(r"(?P<indent>[ \t]*)(?:[*+-]|\d+[.)])[ \t]+")
 # a content tab's label line: mkdocs-material ('=== "Windows"'), reST and sphinx-design
@@ -99,7 +107,6 @@ _CELL = re.compile(r"(`+)(?:(?!\1).)*?\1|\\\||(\|)")
 # a line break or list inside a cell (`a`<br>`b`, <ul><li>a</li><li>b</li></ul>): its values
 _CELL_BREAK = re.compile(r"[ \t]*(?:<br[ \t]*/?>|</li>[ \t]*<li>)[ \t]*", re.I)
 _CELL_LIST = re.compile(r"</?(?:ul|ol|li)>", re.I)
-_CELL_CODE = re.compile(r"<code>(.*?)</code>", re.I)
 # an image, linked or not, with its attribute list: a badge or an icon, no words of the row
 _IMAGE = re.compile(r"\[?!\[[^\]\n]*\]\([^)\n]*\)(?:\{[^}\n]*\})?(?:\]\([^)\n]*\))?")
 
@@ -148,6 +155,12 @@ def units(text: str) -> list[Unit]:
         if match.group("close") is not None:
             found.append(Unit(match.start(), match.end(), _trimmed(match.group(0)), "code"))
         mask(match.start(), match.end())
+    for match in PRE.finditer("".join(masked)):
+        found.append(Unit(match.start(), match.end(), pre_code(match), "code"))
+        mask(match.start(), match.end())
+    for start, end, code in _indented_code("".join(masked)):
+        found.append(Unit(start, end, code, "code"))
+        mask(start, end)
     for match in _SIGNATURE.finditer("".join(masked)):
         line = text[match.start() : match.end()].strip().lstrip("*+-").strip()
         found.append(Unit(match.start(), match.end(), line, "code"))
@@ -158,17 +171,22 @@ def units(text: str) -> list[Unit]:
     rest = "".join(masked)
     for match in _NOT_PROSE.finditer(rest):
         mask(match.start(), match.end())
+    for start, end in not_text(rest):
+        mask(start, end)
     rest = "".join(masked)
     for match in _DEFINITION.finditer(rest):
         if _defined(found, text, rest, match):
             mask(match.start(), match.end())
     prose = "".join(masked)
-    items = [(m.start(), m.start("body"), m.end("body")) for m in _ITEM.finditer(prose)]
+    # sentences and items are found in the page as it reads (no quote markers, tags or
+    # template tags) and kept as the spans of the source they come from
+    seen = reading(prose, text)
+    items = [(m.start(), m.start("body"), m.end("body")) for m in _ITEM.finditer(seen.text)]
     for _, start, end in items:
-        _add_prose(found, text, prose, start, end, "item", listed=True)
-    for span in sentences(prose):
+        _add_prose(found, text, prose, seen, start, end, "item", listed=True)
+    for span in sentences(seen.text):
         if not any(line <= span.start < end for line, _, end in items):
-            _add_prose(found, text, prose, span.start, span.end, "sentence")
+            _add_prose(found, text, prose, seen, span.start, span.end, "sentence")
     found.sort(key=lambda u: u.start)
     return found
 
@@ -273,6 +291,10 @@ def _width(indent: str) -> int:
     return len(indent.expandtabs())
 
 
+def _indent(line: str) -> int:
+    return _width(line) - _width(line.lstrip())
+
+
 def _body_end(text: str, line_end: int, indent: int) -> int:
     """The end of the lines after ``line_end`` indented deeper than ``indent`` (blank lines
     among them included): the body of a bullet, an admonition or a tab."""
@@ -281,10 +303,57 @@ def _body_end(text: str, line_end: int, indent: int) -> int:
         at += 1 + len(line)
         if not line.strip():
             continue
-        if _width(line) - _width(line.lstrip()) <= indent:
+        if _indent(line) <= indent:
             break
         end = at
     return end
+
+
+def _indented_code(text: str) -> list[tuple[int, int, str]]:
+    """The indented code blocks of ``text`` (CommonMark), each as a fenced one: after a
+    blank line, lines indented four columns deeper than the block they sit in. The body
+    of a bullet, an admonition, a tab or a definition is indented too, and is not code."""
+    blocks: list[tuple[int, int, str]] = []
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    i = 1
+    while i < len(lines):
+        line = lines[i]
+        indent = _indent(line)
+        if not line.strip() or lines[i - 1].strip() or indent < 4:
+            i += 1
+            continue
+        parent = next(
+            (j for j in range(i - 1, -1, -1) if lines[j].strip() and _indent(lines[j]) < indent),
+            None,
+        )
+        if parent is None or indent < _content_column(lines[parent], lines[parent + 1]) + 4:
+            i += 1
+            continue
+        last = j = i
+        while j + 1 < len(lines) and (not lines[j + 1].strip() or _indent(lines[j + 1]) >= indent):
+            j += 1
+            if lines[j].strip():
+                last = j
+        body = "\n".join(lines[k].expandtabs()[indent:] for k in range(i, last + 1))
+        blocks.append((offsets[i], offsets[last] + len(lines[last]), "```\n" + body + "\n```"))
+        i = last + 1
+    return blocks
+
+
+def _content_column(line: str, after: str) -> int:
+    """Where the text of a line's block begins: past a bullet, a definition's or footnote's
+    label, or, for an admonition, a tab, a directive or a term whose definition is indented
+    under it (``after``, the next line), anywhere deeper than the line."""
+    indent = _indent(line)
+    bullet = _BULLET.match(line) or _LABEL.match(line)
+    if bullet is not None:
+        return _width(bullet.group(0))
+    if _CONTAINER.match(line) or (after.strip() and _indent(after) > indent):
+        return indent + 1
+    return indent
 
 
 def _rest_code(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
@@ -327,20 +396,24 @@ def _add_prose(
     found: list[Unit],
     text: str,
     prose: str,
+    seen: Reading,
     start: int,
     end: int,
     kind: Kind,
     *,
     listed: bool = False,
 ) -> None:
-    original = text[start:end]
-    # a span that reaches across masked code or a heading is not a faithful quote
-    if original != prose[start:end] or not original.strip():
+    said = seen.text[start:end]
+    if not said.strip():
         return
-    quotable = is_prose(original)
+    start, end = seen.source(start, end)
+    # a span that reaches across masked code or a heading is not a faithful quote
+    if text[start:end] != prose[start:end]:
+        return
+    quotable = is_prose(said)
     # a list item too short to quote ("`<NAME>.py`") is still what its lead-in announces
-    if quotable or (listed and not original.lstrip().startswith(("#", "|"))):
-        found.append(Unit(start, end, original, kind, quotable))
+    if quotable or (listed and not said.lstrip().startswith(("#", "|"))):
+        found.append(Unit(start, end, said, kind, quotable))
 
 
 def _defined(found: list[Unit], text: str, masked: str, entry: re.Match[str]) -> bool:
@@ -352,7 +425,7 @@ def _defined(found: list[Unit], text: str, masked: str, entry: re.Match[str]) ->
         # a line under a paragraph is the paragraph's last line, not a term
         return False
     term = entry.group("term").strip().removesuffix(":").rstrip()
-    body = " ".join(_DEFINES.sub("", entry.group("defs")).split())
+    body = " ".join(read(_DEFINES.sub("", entry.group("defs"))).split())
     said = f"{term}: {body}"
     if text[start:end] != entry.group(0) or not is_prose(body):
         return False
@@ -419,7 +492,5 @@ def _cells(line: str) -> list[str]:
 def _cell_text(cell: str) -> str:
     """A cell as it reads: its line breaks and list items are a list of values, and its
     images (badges, icons) are no words of it."""
-    cell = _IMAGE.sub("", cell)
-    cell = _CELL_CODE.sub(r"`\1`", cell)
-    cell = _CELL_BREAK.sub(", ", cell)
-    return " ".join(_CELL_LIST.sub("", cell).split())
+    cell = _CELL_BREAK.sub(", ", _IMAGE.sub("", cell))
+    return " ".join(read(_CELL_LIST.sub("", cell)).split())

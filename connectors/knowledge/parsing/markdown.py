@@ -53,6 +53,7 @@ def _headings(text: str, offset: int) -> list[_Heading]:
     pos = offset
     lines = text[offset:].splitlines(keepends=True)
     previous: tuple[int, str] | None = None  # a paragraph line that a setext underline may promote
+    comment = False  # inside an HTML comment, whose lines are not the page's ("# a note")
     for line in lines:
         stripped = line.rstrip("\r\n")
         start, pos = pos, pos + len(line)
@@ -65,9 +66,14 @@ def _headings(text: str, offset: int) -> list[_Heading]:
             ):
                 fence = None
             continue
+        if comment:
+            comment, previous = "-->" not in stripped, None
+            continue
         if fence_match:
             fence, previous = fence_match.group(1), None
             continue
+        opened = stripped.rfind("<!--")
+        comment = opened >= 0 and "-->" not in stripped[opened:]
         atx = _atx(stripped)
         if atx:
             atx.start, atx.body = start, pos
