@@ -63,12 +63,13 @@ def test_fourth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # names of several words must be written together (main at 509112c): cited 77.8%, fact
     # 60.5%, 14/22 uncovered clean. Since identifiers name their words and a leading-dot file
     # name is a name: cited 79.0%, fact 61.7%, 15/22. Titles in the full-text index and a
-    # pool of 6 x 16: hit@6 95.1 -> 97.5%, cited 77.8%, fact 63.0%.
+    # pool of 6 x 16: hit@6 95.1 -> 97.5%, cited 77.8%, fact 63.0%. Since extraction shows
+    # the code a question names unasked and how to change a default: cited 90.1%, fact 79.0%.
     m = devset4_report.metrics()
     table = devset4_report.table()
     assert m["hit_at_k"] >= 0.96, table
-    assert m["cited_right"] >= 0.87, table
+    assert m["cited_right"] >= 0.89, table
     # since extraction reads content tabs and lead-ins with what they announce: fact 72.8%
-    assert m["fact_stated"] >= 0.76, table
+    assert m["fact_stated"] >= 0.78, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.68, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

@@ -63,11 +63,13 @@ def test_fifth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # uncovered and 4/4 off-topic clean. These floors catch a regression; the gap to issue
     # 12's acceptance is the work (tests/devset5/ANALYSIS.md classes every miss). Raised
     # after names only in code blocks, British spellings and the subject's hyphenated tools
-    # (answerability, session 7): cited 63.2%, fact 45.3%, uncovered 17/23.
+    # (answerability, session 7): cited 63.2%, fact 45.3%, uncovered 17/23. With extraction
+    # showing the example a sentence leads into, the block "This …" follows and how to change
+    # a default (main 1feaec2 + feebfe8): fact 49.5%.
     m = devset5_report.metrics()
     table = devset5_report.table()
     assert m["hit_at_k"] >= 0.75, table
     assert m["cited_right"] >= 0.62, table
-    assert m["fact_stated"] >= 0.44, table
+    assert m["fact_stated"] >= 0.49, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.73, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

@@ -113,10 +113,11 @@ def test_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # past the chunk and showed code: 90%, 71.7%. Since extraction reads documentation markup
     # and irregular past forms stem with their verbs ("wrote"): cited 91.7%, fact 88.3%.
     # Since code/table answers and a passage's support in sentence choice: 95.0%, 93.3%.
+    # Since code naming a good share of a question not asking how is shown: cited 96.7%.
     m = devset_report.metrics()
     table = devset_report.table()
     assert m["hit_at_k"] >= 0.95, table
-    assert m["cited_right"] >= 0.94, table
+    assert m["cited_right"] >= 0.96, table
     assert m["fact_stated"] >= 0.92, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.9, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
