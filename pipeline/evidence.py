@@ -78,6 +78,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from citations.spelling import american
 from pipeline.ports import Corpus
 from pipeline.text import FENCED as _FENCE
 from pipeline.text import unlinked
@@ -173,28 +174,6 @@ _IRREGULAR_VERBS = """
 _BASE_FORM = {
     form: forms.split()[0] for forms in _IRREGULAR_VERBS.split("|") for form in forms.split()[1:]
 }
-
-
-#: British spellings and their American forms, by ending: "optimisation" is "optimization",
-#: "colour" "color", "centre" "center", "catalogue" "catalog", "licence" "license", "analyse"
-#: "analyze". Both sides of every comparison go through it, so a word that only looks
-#: British ("promise" -> "promize") still matches itself.
-_BRITISH = (
-    (re.compile(r"(?<=[a-z]{3})is(?=(?:e|ed|es|ing|er|ers|ation|ations)$)"), "iz"),
-    (re.compile(r"(?<=[a-z]{3})ys(?=(?:e|ed|es|ing|er|ers)$)"), "yz"),
-    (re.compile(r"(?<=[a-z]{3})our(?=(?:s|ed|ing|ful|ite|ites|able|al|ally)?$)"), "or"),
-    (re.compile(r"(?<=[a-z]{3})([tb])re(?=[sd]?$)"), r"\1er"),
-    (re.compile(r"(?<=[a-z]{3})ogue(?=s?$)"), "og"),
-    (re.compile(r"(?<=[a-z]{2}[cf])ence(?=s?$)"), "ense"),
-)
-
-
-@functools.lru_cache(maxsize=50_000)
-def american(word: str) -> str:
-    """``word`` (lower-case) in American spelling, by the endings of ``_BRITISH``."""
-    for pattern, repl in _BRITISH:
-        word = pattern.sub(repl, word)
-    return word
 
 
 @functools.lru_cache(maxsize=200_000)

@@ -25,11 +25,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citations.spelling import SPELLING_RULES
 from connectors.knowledge.chunking import RULES, Chunk, Fits, chunk_document
 from connectors.knowledge.documents import Document, Skipped
 from connectors.knowledge.progress import IngestProgress
 from connectors.knowledge.store import FORMAT_VERSION, DataDir, Entry, KnowledgeStore, Manifest
-from connectors.knowledge.store.spelling import SPELLING_RULES
 
 __all__ = ["IngestReport", "Ingestor"]
 

@@ -242,7 +242,7 @@ def test_progress_estimates_the_chunks_to_come_then_knows_them() -> None:
 def test_new_full_text_spelling_rules_re_ingest_every_document_once(
     lance_store: LanceKnowledgeStore, data_dir: Path, docs: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """What the full-text index reads depends on the spelling rules (store/spelling.py):
+    """What the full-text index reads depends on the spelling rules (citations/spelling.py):
     a store indexed under other rules is re-indexed, once."""
     import connectors.knowledge.ingest as ingest
 

@@ -163,7 +163,7 @@ def test_the_search_text_is_the_title_and_text_with_their_identifier_terms() -> 
         "Config › exc_info\nSet it to True.\nexcinfo"
     )
     assert search_text("", "Set it to True.") == "Set it to True."
-    # spelt one way, as the question is (connectors/knowledge/store/spelling.py)
+    # spelt one way, as the question is (citations/spelling.py)
     assert search_text("Tuning", "Optimise the colour.") == "Tuning\nOptimize the color."
 
 

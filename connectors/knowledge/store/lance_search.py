@@ -27,9 +27,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citations.spelling import folded_spelling
+
 from .identifiers import with_identifier_terms
 from .ranking import sections_first
-from .spelling import folded_spelling
 
 if TYPE_CHECKING:
     import lance

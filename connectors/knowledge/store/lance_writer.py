@@ -19,12 +19,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citations.spelling import folded_spelling
 from connectors.knowledge.chunking import Chunk
 
 from .identifiers import with_identifier_terms
 from .lance_search import SEARCH_COLUMN, TEXT_COLUMN, VECTOR_COLUMN, quote
 from .nodes import node_metadata
-from .spelling import folded_spelling
 
 if TYPE_CHECKING:
     import lance
@@ -86,7 +86,7 @@ def _schema(dimension: int) -> pa.Schema:
 def search_text(title: str, text: str) -> str:
     """What the full-text index reads for a chunk: its title (the page and heading path,
     which is embedded with the text too), its text, and both's identifier terms, spelt one
-    way (``spelling.py``). A short section whose subject is only in its heading is found
+    way (``citations/spelling.py``). A short section whose subject is only in its heading is found
     by the heading's words."""
     return folded_spelling(with_identifier_terms(f"{title}\n{text}" if title else text))
 

@@ -19,11 +19,11 @@ from llama_index.vector_stores.weaviate import WeaviateVectorStore
 from llama_index.vector_stores.weaviate.utils import get_data_object, to_node
 from weaviate.exceptions import WeaviateQueryError
 
+from citations.spelling import spelling_variants
 from connectors.errors import StoreError
 
 from .identifiers import FIELD as IDENTIFIERS
 from .identifiers import identifier_terms, with_identifier_terms
-from .spelling import spelling_variants
 
 
 def collection_filter(collection: str, extra: Any = None) -> Any:
