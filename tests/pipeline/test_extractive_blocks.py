@@ -85,21 +85,18 @@ def test_a_block_naming_more_of_the_question_comes_after_the_home_block_once() -
     home = f"Set the spool in the config file.\n\n{block('spool = 1')}"
     richer = f"Mailer settings are read at start.\n\n{block('mailer.spool.limit = 10')}"
     richest_elsewhere = f"Other settings are read later on.\n\n{block('mailer.spool.limit = 20')}"
-    state = picked(home, richer, richest_elsewhere)
-    best = sentence(state, 0, "Set the spool")
-    state.add(best)
-    state.add(sentence(state, 1, "Mailer settings", 0.9))
-    state.add(sentence(state, 2, "Other settings are", 0.5))
     # the home block names less than the others, but comes first; then the one of the
     # two naming the most whose section's quoted prose answers better, and no third
-    assert shown(state, QUESTION, best) == ["spool = 1", "mailer.spool.limit = 10"]
-    # the same, the other section's prose now answering better
-    state = picked(home, richer, richest_elsewhere)
-    best = sentence(state, 0, "Set the spool")
-    state.add(best)
-    state.add(sentence(state, 1, "Mailer settings", 0.5))
-    state.add(sentence(state, 2, "Other settings are", 0.9))
-    assert shown(state, QUESTION, best) == ["spool = 1", "mailer.spool.limit = 20"]
+    for scores, second in [
+        ((0.9, 0.5), "mailer.spool.limit = 10"),
+        ((0.5, 0.9), "mailer.spool.limit = 20"),
+    ]:
+        state = picked(home, richer, richest_elsewhere)
+        best = sentence(state, 0, "Set the spool")
+        state.add(best)
+        state.add(sentence(state, 1, "Mailer settings", scores[0]))
+        state.add(sentence(state, 2, "Other settings are", scores[1]))
+        assert shown(state, QUESTION, best) == ["spool = 1", second], scores
     # a block already shown (a sentence announced it) is not shown twice, and one naming
     # no more than it brings no company
     state = picked(home, richer)
