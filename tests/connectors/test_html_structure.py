@@ -270,3 +270,19 @@ def test_aria_tabs_with_hidden_panels_and_nested_sets() -> None:
         "## Tabs\n\n:::{tab-item} npm\n\n:::{tab-item} a\n\nA\n\n:::\n\n"
         ":::{tab-item} b\n\nB\n\n:::\n\n:::\n\n:::{tab-item} yarn\n\n```\nyarn add x\n```\n\n:::"
     )
+
+
+def test_a_theme_page_footer_is_not_a_section_of_the_page() -> None:
+    # Sphinx's alabaster puts "Edit this page" and the version in a div it calls a footer
+    # (a role that ARIA does not have) after the page body, and a footer div after that
+    page = _page(
+        "<div class='body' role='main'><section id='sync'><h1>Sync</h1>"
+        "<p>Files sync both ways.</p></section></div>"
+        "<div class='body footer-body' role='footer'><a href='https://x.test/edit'>"
+        "Edit this page on GitHub</a> Version: v2.1.0</div>"
+        "<div class='footer'>© 2024 The authors. Powered by Sphinx.</div>"
+    )
+    _, sections = parse_html(page, "fallback")
+    text = "\n".join(section.text for section in sections)
+    assert "Files sync both ways." in text
+    assert "Edit this page" not in text and "Version" not in text and "Powered" not in text

@@ -30,12 +30,13 @@ _NOISE = [
 # Landmarks and widgets that are the site around the page, not the page.
 _NOISE_ROLES = frozenset(
     {"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog"}
+    | {"footer"}  # not an ARIA role, but Sphinx themes mark their page footer with it
 )
 _NOISE_NAMES = re.compile(
     r"(?:^|[\s_-])(?:cookies?|consent|gdpr|onetrust|cookiebot|banner|sidebar|side-?nav|toc"
     r"|table-of-contents|on-this-page|breadcrumbs?|feedback|helpful|rating|newsletter|subscribe"
     r"|share|social|skip-link|skip-to-content|pagination|pager|edit-?this-?page|announcement"
-    r"|advert|ads|promo|popup|modal|toast|site-header|site-footer|masthead)(?:$|[\s_-])",
+    r"|advert|ads|promo|popup|modal|toast|site-header|site-footer|footer|masthead)(?:$|[\s_-])",
     re.IGNORECASE,
 )
 # Headings that open a page's own table of contents rather than content.
