@@ -11,30 +11,24 @@ from pathlib import Path
 
 import pytest
 
-from connectors.knowledge.ingest import Ingestor
-from connectors.knowledge.settings import StoreSettings
-from connectors.knowledge.sources.folder import read_folder
 from connectors.knowledge.store import KnowledgeStore
-from connectors.knowledge.store.lancedb import open_lancedb
-from connectors.providers.embeddings import MiniLMEmbedding
 from pipeline.config import PipelineSettings
-from pipeline.evaluation import Report, parse_cases
+from pipeline.evaluation import Report
 from pipeline.ports import Embedder
-from tests.pipeline.test_devset_eval import eval_devset, mislabelled
+from tests.pipeline.test_devset_eval import (
+    assert_held_out_shape,
+    eval_devset,
+    ingest_devset,
+    mislabelled,
+)
 
 DEVSET6 = Path(__file__).parents[1] / "devset6"
 URL_BASE = (DEVSET6 / "URL_BASE").read_text(encoding="utf-8").strip()
-PAGES = sorted((DEVSET6 / "docs").rglob("*.html"))
 
 
 @pytest.fixture(scope="module")
 def devset6_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
-    data_dir = tmp_path_factory.mktemp("devset6")
-    kb = open_lancedb(data_dir, StoreSettings(), MiniLMEmbedding())
-    report = Ingestor(kb, data_dir, progress=False).ingest(
-        read_folder(DEVSET6 / "docs", url_base=URL_BASE), source=DEVSET6.name
-    )
-    assert report.added == len(PAGES)
+    kb = ingest_devset(DEVSET6, URL_BASE, tmp_path_factory.mktemp("devset6"))
     yield kb
     kb.close()
 
@@ -45,16 +39,7 @@ def devset6_report(devset6_store: KnowledgeStore, embedder: Embedder) -> Report:
 
 
 def test_the_sixth_devset_is_built_html_labelled_and_licensed() -> None:
-    text = (DEVSET6 / "questions.yaml").read_text(encoding="utf-8")
-    cases = parse_cases(text, fmt="yaml")
-    answerable = [c for c in cases if c.expect == "answer"]
-    assert len(answerable) >= 60
-    assert all(c.urls and c.contains for c in answerable)
-    assert len([c for c in answerable if c.history]) >= 3
-    assert len([c for c in cases if c.kind == "uncovered"]) >= 20
-    assert 3 <= len([c for c in cases if c.kind == "off_topic"]) <= 5
-    assert f"url_base: {URL_BASE}" in text
-    assert len(PAGES) >= 40
+    assert_held_out_shape(DEVSET6, URL_BASE)
     assert not list((DEVSET6 / "docs").rglob("*.md"))
     # the pages are as a site serves them: the generator's chrome is still around the content
     page = (DEVSET6 / "docs" / "users" / "faq.html").read_text(encoding="utf-8")

@@ -36,8 +36,29 @@ def ingest_devset(folder: Path, url_base: str, data_dir: Path) -> KnowledgeStore
     report = Ingestor(kb, data_dir, progress=False).ingest(
         read_folder(folder / "docs", url_base=url_base), source=folder.name
     )
-    assert report.added == len(list((folder / "docs").rglob("*.md")))
+    assert report.added == len(pages(folder))
     return kb
+
+
+def pages(folder: Path) -> list[Path]:
+    """The set's pages: Markdown sources, or the HTML a site generator built."""
+    docs = folder / "docs"
+    return sorted([*docs.rglob("*.md"), *docs.rglob("*.html")])
+
+
+def assert_held_out_shape(folder: Path, url_base: str) -> None:
+    """A held-out set's size and kinds (shared with test_devset5/6_eval): 60 answerable
+    questions with labels, a few follow-ups, 20 uncovered, 3 to 5 off-topic, 40 pages."""
+    text = (folder / "questions.yaml").read_text(encoding="utf-8")
+    cases = parse_cases(text, fmt="yaml")
+    answerable = [c for c in cases if c.expect == "answer"]
+    assert len(answerable) >= 60
+    assert all(c.urls and c.contains for c in answerable)
+    assert len([c for c in answerable if c.history]) >= 3
+    assert len([c for c in cases if c.kind == "uncovered"]) >= 20
+    assert 3 <= len([c for c in cases if c.kind == "off_topic"]) <= 5
+    assert f"url_base: {url_base}" in text
+    assert len(pages(folder)) >= 40
 
 
 def mislabelled(folder: Path, url_base: str) -> list[str]:
