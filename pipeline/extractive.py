@@ -36,6 +36,7 @@ from itertools import pairwise
 
 from citations.model import Source
 from citations.sentences import sentences
+from pipeline.config import PipelineSettings
 from pipeline.evidence import Lexicon, evidence, question_terms, terms
 from pipeline.graders import EmbeddingGrader
 from pipeline.text import leans_back, plain
@@ -44,7 +45,8 @@ from pipeline.units import Kind, Unit, asked_tabs, block_end, tab_start, units
 #: how much a sentence's share of the question's (IDF-weighted) terms adds to its score
 COVERAGE_WEIGHT = 0.5
 #: how much a sentence loses per unit of its passage's support below the best passage's
-SUPPORT_WEIGHT = 0.4
+#: (``pipeline.extract_support_weight``, whose default is this)
+SUPPORT_WEIGHT: float = PipelineSettings.model_fields["extract_support_weight"].default
 #: list items an announcing sentence ("… the following:") may bring beyond the limit
 LIST_ITEMS = 6
 #: sentences before the best one that it may lean on ("This …" after the sentence it means)
