@@ -55,7 +55,9 @@ def _folded_word(match: re.Match[str]) -> str:
     if word.isupper():
         return folded.upper()
     # only the ending changes: the stem keeps the case it was written in
-    kept = next((i for i, (a, b) in enumerate(zip(lower, folded, strict=False)) if a != b), 0)
+    kept = next(
+        (i for i, (a, b) in enumerate(zip(lower, folded, strict=False)) if a != b), len(folded)
+    )
     return word[:kept] + folded[kept:]
 
 

@@ -50,3 +50,5 @@ def test_american_folds_one_lower_case_word_and_keeps_what_is_not_an_ending() ->
         assert american(word) == word, word
     # a word joined to digits or underscores is folded as the words it is made of
     assert folded_spelling("colour_scheme colour2") == "color_scheme color2"
+    # an ending that only gets shorter keeps the stem as written
+    assert folded_spelling("Catalogue and Dialogues") == "Catalog and Dialogs"

@@ -286,3 +286,42 @@ def test_a_theme_page_footer_is_not_a_section_of_the_page() -> None:
     text = "\n".join(section.text for section in sections)
     assert "Files sync both ways." in text
     assert "Edit this page" not in text and "Version" not in text and "Powered" not in text
+
+
+def test_the_site_header_goes_and_an_articles_own_header_stays() -> None:
+    page = (
+        "<html><body><header><p>Acme Docs Home Blog Pricing</p></header>"
+        "<article><header><h1>Sync</h1><p>Updated in May.</p></header>"
+        "<p>Files sync both ways.</p></article></body></html>"
+    )
+    _, sections = parse_html(page, "fallback")
+    text = "\n".join(section.text for section in sections)
+    assert "Pricing" not in text
+    assert "Updated in May." in text and "Files sync both ways." in text
+
+
+def test_a_layout_wrapper_named_after_its_sidebar_still_holds_the_page() -> None:
+    # themes wrap the page and its sidebar in one element named for the sidebar
+    page = (
+        "<html><body><div class='with-sidebar wide'><div class='sidebar'><p>Index of pages"
+        "</p></div><div class='content'><h1>Sync</h1><p>Files sync both ways.</p></div>"
+        "</div></body></html>"
+    )
+    _, sections = parse_html(page, "fallback")
+    text = "\n".join(section.text for section in sections)
+    assert "Files sync both ways." in text and "Index of pages" not in text
+
+
+def test_without_main_the_site_header_and_hidden_widgets_are_not_the_page() -> None:
+    page = (
+        "<html><body><header><p>Acme Docs Home Blog Pricing</p></header>"
+        "<div><h1>Sync</h1><p>Files sync both ways.</p>"
+        "<div hidden><p>Search results appear here.</p></div>"
+        "<span aria-hidden='TRUE'>Copy to clipboard</span>"
+        "<div role='tabpanel' hidden><p>On Windows, run the installer.</p></div></div>"
+        "</body></html>"
+    )
+    _, sections = parse_html(page, "fallback")
+    text = "\n".join(section.text for section in sections)
+    assert "Files sync both ways." in text and "run the installer" in text
+    assert "Pricing" not in text and "Search results" not in text and "clipboard" not in text
