@@ -1,4 +1,4 @@
-"""Turn file contents (Markdown, text, HTML, PDF) into addressable ``Document`` sections."""
+"""Turn file contents (Markdown, MDX, text, HTML, PDF) into addressable ``Document`` sections."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from connectors.knowledge.documents import Document, Section
 
 from .html import parse_html
 from .markdown import parse_markdown
+from .mdx import read_mdx
 from .pdf import UnreadablePDF, parse_pdf
 from .slugs import Slugger, plain_heading, slugify
 
@@ -26,6 +27,7 @@ __all__ = [
 KINDS: dict[str, str] = {
     ".md": "markdown",
     ".markdown": "markdown",
+    ".mdx": "mdx",
     ".txt": "text",
     ".html": "html",
     ".htm": "html",
@@ -71,6 +73,8 @@ def parse_bytes(
             raise UnreadableFile(str(exc)) from None
     elif kind == "markdown":
         title, sections = parse_markdown(_decode(data), fallback_title)
+    elif kind == "mdx":
+        title, sections = parse_markdown(read_mdx(_decode(data)), fallback_title)
     elif kind == "html":
         title, sections = parse_html(_decode(data), fallback_title)
     elif kind == "text":

@@ -23,6 +23,8 @@ _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.DOTALL)
 _FM_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
+# Docusaurus' sidebar label: the page's name when neither front matter nor an h1 gives one
+_FM_LABEL = re.compile(r"^sidebar_label:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(slots=True)
@@ -95,13 +97,16 @@ def _headings(text: str, offset: int) -> list[_Heading]:
 
 def _title(text: str, headings: list[_Heading]) -> str | None:
     front = _FRONT_MATTER.match(text)
-    if front:
-        title = _FM_TITLE.search(front.group(1))
-        if title:
-            return title.group(1).strip("'\"")
+    meta = front.group(1) if front else ""
+    title = _FM_TITLE.search(meta)
+    if title:
+        return title.group(1).strip("'\"")
     for heading in headings:
         if heading.level == 1 and heading.text:
             return heading.text
+    label = _FM_LABEL.search(meta)
+    if label:
+        return label.group(1).strip("'\"")
     return next((h.text for h in headings if h.text), None)
 
 

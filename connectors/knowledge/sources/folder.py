@@ -1,4 +1,4 @@
-"""A folder (or single file) of Markdown, text, HTML and PDF documents."""
+"""A folder (or single file) of Markdown, MDX, text, HTML and PDF documents."""
 
 from __future__ import annotations
 
