@@ -64,11 +64,14 @@ def test_every_seventh_devset_label_names_a_section_that_states_its_phrases() ->
 def test_seventh_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     devset7_report: Report,
 ) -> None:
-    # Floors set after the first run (ANALYSIS.md).
+    # Measured when set (offline, MiniLM, main at 4d11659, questions committed before the
+    # first run, fd5a6db): hit@6 92.1%, MRR 0.743, cited right 73.3%, fact stated 56.4%,
+    # 17/24 uncovered and 4/4 off-topic clean. These floors catch a regression; the gap to
+    # issue 12's acceptance is the work (tests/devset7/ANALYSIS.md classes every miss).
     m = devset7_report.metrics()
     table = devset7_report.table()
-    assert m["hit_at_k"] >= 0.0, table
-    assert m["cited_right"] >= 0.0, table
-    assert m["fact_stated"] >= 0.0, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.0, table
+    assert m["hit_at_k"] >= 0.92, table
+    assert m["cited_right"] >= 0.73, table
+    assert m["fact_stated"] >= 0.56, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.70, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
