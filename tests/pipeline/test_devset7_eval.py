@@ -42,6 +42,8 @@ def test_the_seventh_devset_is_docusaurus_source_labelled_and_licensed() -> None
     assert_held_out_shape(DEVSET7, URL_BASE)
     docs = DEVSET7 / "docs"
     assert not list(docs.rglob("*.html"))
+    # two pages are MDX proper; pages() counts them once the folder reader reads .mdx
+    assert len(list(docs.rglob("*.mdx"))) == 2
     # the pages are Docusaurus sources, not Markdown that any renderer reads the same way
     overview = (docs / "configuration" / "overview.md").read_text(encoding="utf-8")
     assert overview.startswith("---\ntitle: Configuration\n")

@@ -16,8 +16,9 @@ import pytest
 
 from connectors.knowledge.documents import Document
 from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.parsing import kind_of
 from connectors.knowledge.settings import StoreSettings
-from connectors.knowledge.sources.folder import read_folder
+from connectors.knowledge.sources.folder import folder_files, read_folder
 from connectors.knowledge.store import KnowledgeStore
 from connectors.knowledge.store.lancedb import open_lancedb
 from connectors.providers.embeddings import MiniLMEmbedding
@@ -41,9 +42,9 @@ def ingest_devset(folder: Path, url_base: str, data_dir: Path) -> KnowledgeStore
 
 
 def pages(folder: Path) -> list[Path]:
-    """The set's pages: Markdown sources, or the HTML a site generator built."""
-    docs = folder / "docs"
-    return sorted([*docs.rglob("*.md"), *docs.rglob("*.html")])
+    """The set's pages: every file under ``docs/`` of a kind the folder reader reads
+    (Markdown sources, MDX once the reader knows it, or the HTML a site generator built)."""
+    return sorted(p for p in folder_files(folder / "docs") if kind_of(p.name) is not None)
 
 
 def assert_held_out_shape(folder: Path, url_base: str) -> None:
