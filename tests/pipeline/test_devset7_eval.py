@@ -67,13 +67,15 @@ def test_seventh_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     devset7_report: Report,
 ) -> None:
     # Measured when set (offline, MiniLM, main at 4d11659, questions committed before the
-    # first run, fd5a6db): hit@6 92.1%, MRR 0.743, cited right 73.3%, fact stated 56.4%,
-    # 17/24 uncovered and 4/4 off-topic clean. These floors catch a regression; the gap to
-    # issue 12's acceptance is the work (tests/devset7/ANALYSIS.md classes every miss).
+    # first run): hit@6 92.1%, MRR 0.743, cited right 73.3%, fact stated 56.4%, 17/24
+    # uncovered and 4/4 off-topic clean. On main at b3740a6 (the reader reads .mdx; the two
+    # .mdx pages are in the store): hit@6 91.1%, MRR 0.740, cited right 74.3%, fact stated
+    # 59.4%, 17/24 and 4/4. These floors (from b3740a6) catch a regression; the gap to issue
+    # 12's acceptance is the work (tests/devset7/ANALYSIS.md classes every miss).
     m = devset7_report.metrics()
     table = devset7_report.table()
-    assert m["hit_at_k"] >= 0.92, table
-    assert m["cited_right"] >= 0.73, table
-    assert m["fact_stated"] >= 0.56, table
+    assert m["hit_at_k"] >= 0.91, table
+    assert m["cited_right"] >= 0.74, table
+    assert m["fact_stated"] >= 0.59, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.70, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
