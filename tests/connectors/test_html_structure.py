@@ -97,7 +97,31 @@ def test_an_api_entry_signature_is_code_and_its_description_prose() -> None:
         '<dl><dt><code class="docutils literal">timeout</code></dt><dd>Seconds.</dd></dl>'
     )
     assert "```\nrun(n)\n```\n\nRuns it `n` times." in text
-    assert "```\ntimeout\n```\n\nSeconds." in text
+    # a name alone (a setting, an option) is the term its description needs
+    assert "`timeout`\n: Seconds." in text
+
+
+def test_a_setting_or_option_name_stays_with_its_description() -> None:
+    text = _text(
+        '<h2>Options</h2><dl class="std option"><dt class="sig sig-object std" id="opt-v">'
+        '<span class="sig-name descname"><span class="pre">--verbose</span></span>'
+        '<span class="sig-prename descclassname"></span>, '
+        '<span class="sig-name descname"><span class="pre">-v</span></span>'
+        '<a class="headerlink" href="#opt-v">¶</a></dt><dd><p>Say more.</p></dd></dl>'
+        '<dl class="conf option"><dt class="sig sig-object conf" id="conf-keep">'
+        '<span class="sig-name descname"><span class="pre">keepCopies</span></span></dt>'
+        "<dd><p>How many copies to keep. Set to <code>0</code> to keep none.</p></dd></dl>"
+        '<dl class="py class"><dt class="sig sig-object py" id="acme.App">'
+        '<em class="property"><span class="pre">class</span> </em>'
+        '<span class="sig-name descname"><span class="pre">App</span></span></dt>'
+        "<dd><p>The application.</p></dd></dl>"
+    )
+    assert "`--verbose`, `-v`\n: Say more." in text
+    assert "`keepCopies`\n: How many copies to keep. Set to `0` to keep none." in text
+    found = [(u.kind, u.text) for u in units(text)]
+    assert ("item", "`keepCopies`: How many copies to keep. Set to `0` to keep none.") in found
+    # a signature with a prefix or parameters stays code
+    assert "```\nclass App\n```\n\nThe application." in text
 
 
 def test_admonitions_are_fenced_with_their_title_as_a_lead_in() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from connectors.knowledge.documents import Document
 from connectors.knowledge.parsing import kind_of, parse_bytes
-from connectors.knowledge.parsing.mdx import read_mdx
+from connectors.knowledge.parsing.mdx import looks_like_mdx, read_mdx
 from connectors.knowledge.sources.folder import read_folder
 
 PAGE = """\
@@ -205,3 +205,22 @@ def test_a_folder_of_mdx_pages_is_read(tmp_path: Path) -> None:
     assert found[0].url == "https://quill.dev/docs/guides/deploying.mdx"
     assert found[0].kind == "mdx"
     assert any(s.anchor == "build" for s in found[0].sections)
+
+
+def test_a_markdown_page_of_an_mdx_site_reads_as_mdx_and_others_stay_verbatim() -> None:
+    docusaurus = parse_bytes(
+        PAGE.encode(), kind="markdown", key="k", url="u", fallback_title="Deploying"
+    )
+    joined = "\n\n".join(s.text for s in docusaurus.sections)
+    assert "import" not in joined and ":::{tab-item} Yarn" in joined
+    for text in (
+        '# Setup\n\nSet `HATCH_<NAME>` to <VALUE>.\n\n```toml tab="pyproject.toml"\n[x]\n```\n',
+        "# Tests\n\nTests can\nimport your crates by name.\n\n::: quill.build.Site\n",
+        "# Code\n\n```js\nimport x from 'y';\n<Tabs>\n```\n",
+    ):
+        plain = parse_bytes(text.encode(), kind="markdown", key="k", url="u", fallback_title="x")
+        assert plain.sections[0].text == text.strip()
+    assert looks_like_mdx(":::note\nHi\n:::\n")
+    assert looks_like_mdx("Text.\n\n<Tabs>\n</Tabs>\n")
+    assert looks_like_mdx("export const meta = {};\n\n# Hi\n")
+    assert not looks_like_mdx("Text with <HATCH_VERSION> and <b>bold</b>.\n")

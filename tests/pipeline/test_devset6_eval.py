@@ -65,11 +65,12 @@ def test_sixth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # 12's acceptance is the work (tests/devset6/ANALYSIS.md classes every miss).
     # With HTML read as the Markdown it stands for (session 7, the lead, who reads this
     # set; the reader's author did not): hit@6 94.3% (one question fewer), MRR 0.809, cited
-    # right 81.6%, fact stated 59.8%, 19/22 and 4/4 clean.
+    # right 81.6%, fact stated 59.8%, 19/22 and 4/4 clean. A setting's name in a <dt>
+    # read as the term of its description (session 8, formats): cited 82.8%, fact 64.4%.
     m = devset6_report.metrics()
     table = devset6_report.table()
     assert m["hit_at_k"] >= 0.94, table
-    assert m["cited_right"] >= 0.80, table
-    assert m["fact_stated"] >= 0.58, table
+    assert m["cited_right"] >= 0.82, table
+    assert m["fact_stated"] >= 0.63, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.86, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

@@ -1,4 +1,4 @@
-"""Turn file contents (Markdown, MDX, text, HTML, PDF) into addressable ``Document`` sections."""
+"""Turn file contents (Markdown, MDX, reST, text, HTML, PDF) into addressable ``Document`` sections."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from connectors.knowledge.documents import Document, Section
 
 from .html import parse_html
 from .markdown import parse_markdown
-from .mdx import read_mdx
+from .mdx import looks_like_mdx, read_mdx
 from .pdf import UnreadablePDF, parse_pdf
+from .rst import parse_rst
 from .slugs import Slugger, plain_heading, slugify
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "parse_html",
     "parse_markdown",
     "parse_pdf",
+    "parse_rst",
     "plain_heading",
     "slugify",
 ]
@@ -29,6 +31,7 @@ KINDS: dict[str, str] = {
     ".markdown": "markdown",
     ".mdx": "mdx",
     ".txt": "text",
+    ".rst": "rst",
     ".html": "html",
     ".htm": "html",
     ".pdf": "pdf",
@@ -71,10 +74,13 @@ def parse_bytes(
             title, sections = parse_pdf(data, fallback_title)
         except UnreadablePDF as exc:
             raise UnreadableFile(str(exc)) from None
-    elif kind == "markdown":
-        title, sections = parse_markdown(_decode(data), fallback_title)
-    elif kind == "mdx":
-        title, sections = parse_markdown(read_mdx(_decode(data)), fallback_title)
+    elif kind in ("markdown", "mdx"):
+        text = _decode(data)
+        if kind == "mdx" or looks_like_mdx(text):
+            text = read_mdx(text)  # a Markdown page of an MDX site reads as one
+        title, sections = parse_markdown(text, fallback_title)
+    elif kind == "rst":
+        title, sections = parse_rst(_decode(data), fallback_title)
     elif kind == "html":
         title, sections = parse_html(_decode(data), fallback_title)
     elif kind == "text":

@@ -40,6 +40,9 @@ _TAB_SET = re.compile(r"^(?:[\w-]*[_-])?(?:tabbed[_-]set|tab[_-]?set|tabs|tabs[_
 _TAB_PANEL = re.compile(r"tab(?:bed)?[_-]*(?:block|content|panel|pane)$", re.IGNORECASE)
 # line numbers beside or inside a code listing are not the code
 _LINE_NUMBERS = re.compile(r"^(?:linenos?|linenodiv|line-?numbers?|lineno)$", re.IGNORECASE)
+# an API entry's term that is only a name or names ("maxConflicts", "--verbose, -v",
+# "ACME_HOME"), not a signature with parameters, types or a prefix ("class Foo(x)")
+_NAMES = re.compile(r"^[^\s(),`]+(?:, [^\s(),`]+)*$")
 # a permalink's whole text: a pilcrow, a hash, a link or chain glyph, or nothing
 _PERMALINK_TEXT = re.compile(r"^[\s¶#§🔗\u200b]*$")
 
@@ -243,9 +246,16 @@ def _definitions(tag: Tag) -> list[str]:
     for child in tag.find_all(("dt", "dd"), recursive=False):
         if child.name == "dt":
             if _is_code_term(child):
+                signature = text_of(_children(child)).replace("`", "")
+                if _NAMES.match(signature):
+                    # a setting's or an option's name: the term of its description, which
+                    # says what it does only with the name ("Set to 0 to disable it.")
+                    if not terms:
+                        close()
+                    terms.append(", ".join(f"`{n}`" for n in signature.split(", ")))
+                    continue
                 close()
                 terms.clear()
-                signature = text_of(_children(child)).replace("`", "")
                 blocks.append(f"```\n{signature}\n```")
                 continue
             if not terms:

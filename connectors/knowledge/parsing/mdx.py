@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["read_mdx"]
+__all__ = ["looks_like_mdx", "read_mdx"]
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.DOTALL)
 # a code fence, at any indentation (MDX has no indented code, so a fence inside a
@@ -55,6 +55,9 @@ _CONTAINER = re.compile(
     r"[ \t]*(?:\{[^}\n]*\})?[ \t]*$",
     re.IGNORECASE,
 )
+# a component's tag opening a line ("<Tabs>", "</TabItem>", "<Admonition type=…>"): named in
+# PascalCase, unlike an HTML element or a placeholder ("<NAME>")
+_COMPONENT_LINE = re.compile(r"^[ \t]*</?[A-Z][a-z]\w*(?:[\s/>]|$)")
 _OPEN, _CLOSE = "\x00open ", "\x00close"
 _BLANKS = re.compile(r"\n(?:[ \t]*\n){2,}")
 _LEADING_BLANKS = re.compile(r"\A(?:[ \t]*\n){2,}")
@@ -73,6 +76,19 @@ def read_mdx(text: str) -> str:
     for code, part in _parts(body):
         out.append(part if code else _LEADING_BLANKS.sub("\n", _prose(part)))
     return head + ("\n" if head else "") + _dedent("".join(out)).strip("\n") + "\n"
+
+
+def looks_like_mdx(text: str) -> bool:
+    """Whether a Markdown page is written for an MDX site (Docusaurus reads ``.md`` files
+    as MDX too): outside its code, a line is an import or export, a component's tag, or a
+    Docusaurus/VitePress container."""
+    for code, part in _parts(text):
+        if code:
+            continue
+        for line in part.splitlines():
+            if _ESM.match(line) or _COMPONENT_LINE.match(line) or _CONTAINER.match(line):
+                return True
+    return False
 
 
 def _parts(text: str) -> Iterator[tuple[bool, str]]:

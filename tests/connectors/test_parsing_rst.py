@@ -1,0 +1,188 @@
+"""reStructuredText read as the page Sphinx publishes (pages written for these tests, shaped
+like a Sphinx project's sources)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from connectors.knowledge.documents import Document
+from connectors.knowledge.parsing import kind_of, parse_bytes
+from connectors.knowledge.parsing.rst import parse_rst
+from connectors.knowledge.sources.folder import read_folder
+
+PAGE = """\
+.. _install:
+
+Installing Acme
+===============
+
+Acme runs on Python 3.9 and later. Call :func:`acme.run` or :meth:`~acme.App.start`,
+see :ref:`configuring` and :doc:`/guide/quick-start`. Pass :option:`--verbose` for more.
+
+.. note:: Acme needs a writable cache folder.
+
+   Set ``ACME_CACHE`` to choose one.
+
+.. versionadded:: 2.1
+   The ``--fast`` flag.
+
+.. versionchanged:: 3.0
+
+.. deprecated:: 2.5 Use :class:`acme.Server` instead.
+
+.. toctree::
+   :maxdepth: 2
+
+   guide/one
+   guide/two
+
+.. code-block:: python
+   :caption: app.py
+   :linenos:
+
+   import acme
+   acme.run()
+
+.. autofunction:: acme.run
+
+.. _configuring:
+
+Configuring the server
+----------------------
+
+.. option:: --verbose, -v
+
+   Log every request. Repeat it for more detail.
+
+.. py:function:: acme.run(port=8000)
+
+   Start the server on *port*.
+
+cache
+   Where downloads are kept.
+
+.. tabs::
+
+   .. tab:: Windows
+
+      Run ``acme.exe serve``.
+
+   .. tab:: Linux
+
+      Run ``acme serve``.
+
+.. dropdown:: Why port 8000?
+
+   An extension's directive keeps its text.
+
+.. seealso::
+
+   The deployment guide.
+
+.. hlist::
+
+   * one
+   * two
+
+An :unknownrole:`widget` role and a reference to `PEP 8`_.
+
+.. _PEP 8: https://peps.python.org/pep-0008/
+"""
+
+
+def _sections() -> tuple[str, dict[str, str]]:
+    title, sections = parse_rst(PAGE, "fallback")
+    return title, {s.anchor or "": s.text for s in sections}
+
+
+def test_sections_carry_sphinx_anchors_and_headings() -> None:
+    title, sections = _sections()
+    assert title == "Installing Acme"
+    assert list(sections) == ["installing-acme", "configuring-the-server"]
+    assert sections["installing-acme"].startswith("# Installing Acme\n")
+    assert sections["configuring-the-server"].startswith("## Configuring the server\n")
+
+
+def test_sphinx_roles_read_as_sphinx_shows_them() -> None:
+    _, sections = _sections()
+    text = sections["installing-acme"]
+    assert "Call `acme.run()` or `start()`," in text
+    # a reference to a section on the page is its title; to another page, its name
+    assert "see Configuring the server and quick start." in text
+    assert "Pass `--verbose` for more." in text
+    assert "An `widget` role" in sections["configuring-the-server"]
+
+
+def test_admonitions_and_version_notes_keep_their_text() -> None:
+    _, sections = _sections()
+    text = sections["installing-acme"]
+    assert ":::{admonition} Note\n\nAcme needs a writable cache folder." in text
+    assert "Set `ACME_CACHE` to choose one." in text
+    assert "Added in version 2.1: The `--fast` flag." in text
+    assert "Changed in version 3.0." in text
+    assert "Deprecated since version 2.5: Use `acme.Server` instead." in text
+
+
+def test_code_blocks_keep_their_language_and_tocs_are_dropped() -> None:
+    _, sections = _sections()
+    text = sections["installing-acme"]
+    assert "```python\nimport acme\nacme.run()\n```" in text
+    assert "guide/one" not in text and "maxdepth" not in text
+    assert "autofunction" not in text
+
+
+def test_api_entries_definitions_and_tabs() -> None:
+    _, sections = _sections()
+    text = sections["configuring-the-server"]
+    assert "`--verbose`, `-v`\n: Log every request." in text
+    assert "```\nacme.run(port=8000)\n```\n\nStart the server on port." in text
+    assert "cache\n: Where downloads are kept." in text
+    assert ":::{tab-item} Windows\n\nRun `acme.exe serve`.\n\n:::" in text
+    assert ":::{tab-item} Linux\n\nRun `acme serve`.\n\n:::" in text
+    assert ":::{admonition} Why port 8000?\n\nAn extension's directive keeps its text." in text
+    assert ":::{admonition} See also\n\nThe deployment guide." in text
+    assert "- one\n- two" in text
+    assert "a reference to PEP 8." in text
+
+
+def test_no_system_message_reaches_the_text_or_stderr(capfd: pytest.CaptureFixture[str]) -> None:
+    broken = (
+        "Title\n===\n\nText with |undefined| and :ref:`<>` and `unclosed.\n\n"
+        ".. include:: /etc/passwd\n\n.. raw:: html\n\n   <script>x()</script>\n\n"
+        "* item\ncontinued badly\n\n.. code-block::\n\n   plain\n"
+    )
+    _, sections = parse_rst(broken, "fallback")
+    text = "\n".join(s.text for s in sections)
+    assert "Text with" in text
+    for noise in ("System Message", "ERROR", "WARNING", "Unknown", "root:", "script"):
+        assert noise not in text
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "")
+
+
+def test_an_rst_file_is_a_kind_and_a_txt_file_stays_text(tmp_path: Path) -> None:
+    assert kind_of("guide/install.rst") == "rst"
+    assert kind_of("notes.txt") == "text"
+    (tmp_path / "install.rst").write_text(PAGE)
+    (tmp_path / "notes.txt").write_text("Title\n=====\n\nPlain *notes*.\n")
+    found = {d.url: d for d in read_folder(tmp_path, url_base="https://acme.dev/")}
+    page = found["https://acme.dev/install.rst"]
+    assert isinstance(page, Document) and page.kind == "rst"
+    assert page.title == "Installing Acme"
+    notes = found["https://acme.dev/notes.txt"]
+    assert isinstance(notes, Document) and notes.sections[0].text.startswith("Title\n=====")
+    doc = parse_bytes(b"Only text.\n", kind="rst", key="k", url="u", fallback_title="Short")
+    assert doc.title == "Short" and doc.sections[0].text == "Only text."
+
+
+def test_docutils_is_imported_only_when_a_page_is_read() -> None:
+    code = (
+        "import sys, connectors.knowledge.parsing, connectors.knowledge.sources.folder;"
+        "print('docutils' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
