@@ -224,3 +224,67 @@ def test_a_markdown_page_of_an_mdx_site_reads_as_mdx_and_others_stay_verbatim() 
     assert looks_like_mdx("Text.\n\n<Tabs>\n</Tabs>\n")
     assert looks_like_mdx("export const meta = {};\n\n# Hi\n")
     assert not looks_like_mdx("Text with <HATCH_VERSION> and <b>bold</b>.\n")
+
+
+def test_exact_readings_of_fences_front_matter_and_statements() -> None:
+    # prose around a listing, each once; a fence closes only on its own kind and length
+    assert read_mdx("A\n\n```\nx\n```\n\nB\n") == "A\n\n```\nx\n```\n\nB\n"
+    nested = "````md\n```js\ninner\n```\n~~~\n````\n\nAfter.\n"
+    assert read_mdx(nested) == nested
+    assert read_mdx("Text.\n\n```python\nnever closed\n") == "Text.\n\n```python\nnever closed\n"
+    # an import opening the page, and blank lines around what is left, are not text
+    assert read_mdx("import X from './x';\n\n\n# Hi\n") == "# Hi\n"
+    assert read_mdx("---\ntitle: T\n---\nimport X from 'x';\n\nBody.\n") == (
+        "---\ntitle: T\n---\n\nBody.\n"
+    )
+    assert looks_like_mdx("```js\ncode\n```\n\n<Tabs>\n</Tabs>\n") is True
+    assert looks_like_mdx("```js\nimport a from 'b';\n```\n") is False
+
+
+def test_component_attributes_and_code_block_shapes() -> None:
+    text = (
+        "<Tabs>\n<TabItem value=\"y\" label={'Yarn'}>\nyarn\n</TabItem>\n</Tabs>\n\n"
+        '<Admonition title={"Heads up"}>\nCareful.\n</Admonition>\n\n'
+        '<CodeBlock className="language-yaml">\nkey: <Value>\n</CodeBlock>\n\n'
+        '<CodeBlock language="jsx">{`<Foo>x</Foo>`}</CodeBlock>\n\n'
+        'After the `code`<Badge text="new" /> and <Kbd>K</Kbd>.\n'
+    )
+    lines = [line for line in read_mdx(text).splitlines() if line]
+    assert lines == [
+        ":::{tab-item} Yarn",
+        "yarn",
+        ":::",
+        ":::{note} Heads up",
+        "Careful.",
+        ":::",
+        "```yaml",
+        "key: <Value>",
+        "```",
+        "```jsx",
+        "<Foo>x</Foo>",
+        "```",
+        "After the `code` and K.",
+    ]
+
+
+def test_nested_tab_sets_keep_their_own_labels() -> None:
+    text = (
+        "<Tabs values={[{label: 'Outer A', value: 'a'}, {label: 'Outer B', value: 'b'}]}>\n"
+        '<TabItem value="a">\n'
+        "<Tabs values={[{label: 'Inner C', value: 'c'}]}>\n"
+        '<TabItem value="c">C</TabItem>\n</Tabs>\n</TabItem>\n'
+        '<TabItem value="b">B</TabItem>\n</Tabs>\n'
+    )
+    labels = [line for line in read_mdx(text).splitlines() if line.startswith(":::{")]
+    assert labels == [":::{tab-item} Outer A", ":::{tab-item} Inner C", ":::{tab-item} Outer B"]
+
+
+def test_a_summary_is_read_once_and_children_keep_their_relative_indent() -> None:
+    text = (
+        "<details>\n<summary>Why <b>so</b> large?</summary>\n\nMaps.\n</details>\n\n"
+        '<TabItem value="a">\n\n    - one\n        - nested\n    \n  text\n</TabItem>\n'
+    )
+    read = read_mdx(text)
+    assert read.count("large?") == 1
+    assert ":::{admonition} Why so large?\n\nMaps.\n\n:::" in read
+    assert ":::{tab-item} a\n\n- one\n    - nested\n\ntext\n\n:::" in read

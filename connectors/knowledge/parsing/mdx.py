@@ -40,6 +40,9 @@ _TAG = re.compile(
     rf"(?P<attrs>(?:\s+[^\s=/>{{}}\"']+(?:\s*=\s*(?:{_VALUE}))?|\s*\{{[^{{}}]*\}})*)"
     r"\s*(?P<self>/)?>"
 )
+_ANY_TAG = re.compile(r"<[^>]*>")
+# a string attribute: quoted, or a string expression in braces (label={'Yarn'})
+_STRING = re.compile(r"(['\"])(?P<text>.*)\1|\{\s*(['\"`])(?P<braced>.*)\3\s*\}", re.DOTALL)
 _ATTR = re.compile(rf"(?P<key>[\w:-]+)\s*=\s*(?P<value>{_VALUE})")
 # the tabs a <Tabs values={[{label: 'Windows', value: 'win'}, …]}> declares
 _TAB_VALUE = re.compile(
@@ -58,6 +61,7 @@ _CONTAINER = re.compile(
 # a component's tag opening a line ("<Tabs>", "</TabItem>", "<Admonition type=…>"): named in
 # PascalCase, unlike an HTML element or a placeholder ("<NAME>")
 _COMPONENT_LINE = re.compile(r"^[ \t]*</?[A-Z][a-z]\w*(?:[\s/>]|$)")
+_TEMPLATE_START = re.compile(r"[ \t]*\n?(?:[ \t]*\{\s*`\n?)?")
 _OPEN, _CLOSE = "\x00open ", "\x00close"
 _BLANKS = re.compile(r"\n(?:[ \t]*\n){2,}")
 _LEADING_BLANKS = re.compile(r"\A(?:[ \t]*\n){2,}")
@@ -98,7 +102,7 @@ def _parts(text: str) -> Iterator[tuple[bool, str]]:
     prose: list[str] = []
     i = 0
     while i < len(lines):
-        opened = _FENCE.match(lines[i].rstrip("\n"))
+        opened = _FENCE.match(lines[i])
         if opened is None:
             prose.append(lines[i])
             i += 1
@@ -111,7 +115,7 @@ def _parts(text: str) -> Iterator[tuple[bool, str]]:
         while i < len(lines):
             line = lines[i]
             i += 1
-            closing = _FENCE.match(line.rstrip("\n"))
+            closing = _FENCE.match(line)
             if closing is not None and _closes(closing, marker):
                 code.append(f"{closing['indent']}{closing['fence']}\n")
                 break
@@ -124,7 +128,7 @@ def _language(info: str) -> str:
     """A fence's language without its meta; a MyST directive's fence is left whole."""
     if re.match(r"\{[A-Za-z]", info):
         return info
-    language = info.split("{", 1)[0].split(maxsplit=1)
+    language = info.split("{", 1)[0].split()
     return language[0] if language else ""
 
 
@@ -161,11 +165,8 @@ def _attrs(source: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for match in _ATTR.finditer(source):
         value = match["value"]
-        if value[0] in "\"'":
-            value = value[1:-1]
-        elif re.fullmatch(r"\{\s*(['\"`])(.*)\1\s*\}", value, re.DOTALL):
-            value = re.sub(r"^\{\s*['\"`]|['\"`]\s*\}$", "", value)
-        found[match["key"]] = value
+        string = _STRING.fullmatch(value)
+        found[match["key"]] = (string["text"] or string["braced"] or "") if string else value
     return found
 
 
@@ -182,15 +183,14 @@ def _tags(text: str) -> str:
             continue  # inside a summary already read, or code
         name, attrs = tag["name"], _attrs(tag["attrs"] or "")
         closing, lone = bool(tag["close"]), bool(tag["self"])
-        leaf = name.rsplit(".", 1)[-1]
-        if code and not (leaf == "CodeBlock" and closing):
+        if code and not (name == "CodeBlock" and closing):
             continue  # a listing's tags are its code
         between = text[at : tag.start()]
         out.append(between)
         at = tag.end()
         if between.strip():
             details = None
-        if leaf == "Tabs" and not lone:
+        if name == "Tabs" and not lone:
             if closing:
                 if tabs:
                     tabs.pop()
@@ -200,7 +200,7 @@ def _tags(text: str) -> str:
                     for m in _TAB_VALUE.finditer(tag["attrs"] or "")
                 }
                 tabs.append(_Tabs(values))
-        elif leaf == "TabItem" and not lone:
+        elif name == "TabItem" and not lone:
             if closing:
                 out.append(f"\n{_CLOSE}\n")
             else:
@@ -208,26 +208,26 @@ def _tags(text: str) -> str:
                 known = tabs[-1].labels if tabs else {}
                 label = attrs.get("label") or known.get(value) or value
                 out.append(f"\n{_OPEN}tab-item {label}\n")
-        elif leaf == "Admonition" and not lone:
+        elif name == "Admonition" and not lone:
             if closing:
                 out.append(f"\n{_CLOSE}\n")
             else:
-                kind = attrs.get("type", "note").lower() or "note"
+                kind = (attrs.get("type") or "note").lower()
                 out.append(f"\n{_OPEN}{kind} {attrs.get('title', '')}\n")
         elif name == "details" and not lone:
             out.append(f"\n{_CLOSE}\n" if closing else f"\n{_OPEN}admonition \n")
             details = None if closing else len(out) - 1
         elif name == "summary" and not lone and not closing:
-            end = text.find("</summary>", at)
-            if end >= 0:
-                summary = " ".join(re.sub(r"<[^>]*>", "", text[at:end]).split())
+            source, found, _ = text[at:].partition("</summary>")
+            if found:
+                summary = " ".join(_ANY_TAG.sub("", source).split())
                 if details is not None:
                     out[details] = out[details][:-1] + summary + "\n"
                 else:
                     out.append(summary)
-                at = end + len("</summary>")
+                at += len(source) + len(found)
             details = None
-        elif leaf == "CodeBlock" and not lone:
+        elif name == "CodeBlock" and not lone:
             if closing:
                 if code:
                     out[-1] = re.sub(r"`\s*\}\s*$", "", out[-1].rstrip()) + "\n```\n"
@@ -244,13 +244,15 @@ def _tags(text: str) -> str:
 
 
 def _skip_template_start(text: str, at: int) -> int:
-    start = re.match(r"[ \t]*\n?[ \t]*\{\s*`\n?", text[at:])
-    return at + start.end() if start else at + (1 if text[at : at + 1] == "\n" else 0)
+    """Past the line break after a ``<CodeBlock>`` tag and the ``{`` that opens its
+    template literal, if any."""
+    start = _TEMPLATE_START.match(text, at)
+    return start.end() if start else at
 
 
 def _container(line: str) -> str:
     """A Docusaurus or VitePress container's opening line as a MyST admonition's."""
-    match = _CONTAINER.match(line.rstrip("\n"))
+    match = _CONTAINER.match(line)
     if match is None:
         return line
     title = match["bracket"] if match["bracket"] is not None else (match["title"] or "")
