@@ -186,3 +186,63 @@ def test_docutils_is_imported_only_when_a_page_is_read() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _read(source: str) -> str:
+    _, sections = parse_rst(source, "fallback")
+    return "\n\n".join(s.text for s in sections)
+
+
+def test_cross_reference_titles() -> None:
+    text = _read(
+        "Refs\n====\n\n"
+        ":func:`!acme.stop` :meth:`App.run() <acme.App.run>` :class:`~acme.web.Server` "
+        ":func:`acme.wait()` :py:attr:`acme.App.name` :doc:`the guide <guide/index>` "
+        ":doc:`../topics/cache_rules` :term:`Virtual env` :abbr:`LIFO (last-in, first-out)` "
+        ":ref:`Tuning <perf-tuning>` :ref:`<other-page-label>` :ref:`missing_label` "
+        ":kbd:`Ctrl+C` :pep:`8` :code:`x = 1`\n"
+    )
+    assert (
+        "`acme.stop()` `App.run()` `Server` `acme.wait()` `acme.App.name` the guide "
+        "cache rules Virtual env LIFO Tuning other page label missing label `Ctrl+C` PEP 8 "
+        "`x = 1`"
+    ) in text
+
+
+def test_code_directives_and_listings() -> None:
+    text = _read(
+        "Code\n====\n\n.. code:: toml\n\n   [tool]\n\n.. sourcecode::\n\n   plain\n\n"
+        ".. highlight:: python\n\n.. literalinclude:: ../app.py\n\n"
+        ".. tabs::\n\n   .. code-tab:: bash\n\n      acme serve\n\n   .. code-tab:: powershell\n\n"
+        "      acme.exe serve\n\n.. admonition:: Read this first\n\n   It matters.\n\n"
+        ".. automodule:: acme\n   :members:\n\n.. py:autoclass:: acme.App\n"
+    )
+    assert "```toml\n[tool]\n```\n\n```\nplain\n```" in text
+    assert ":::{tab-item} bash\n\n```bash\nacme serve\n```\n\n:::" in text
+    assert ":::{tab-item} powershell\n\n```powershell\nacme.exe serve\n```\n\n:::" in text
+    assert ":::{admonition} Read this first\n\nIt matters.\n\n:::" in text
+    for gone in ("python", "app.py", "members", "acme.App"):
+        assert gone not in text
+
+
+def test_api_entries_with_several_signatures_and_version_notes_without_text() -> None:
+    text = _read(
+        "API\n===\n\n.. function:: get(key)\n              get(key, default)\n\n"
+        "   Read a value.\n\n.. envvar:: ACME_HOME\n\n   Where Acme keeps its data.\n\n"
+        ".. versionremoved:: 4.0\n\n.. deprecated:: 3.1\n\n   Use the new API.\n\n   It is faster.\n"
+    )
+    assert "```\nget(key)\n```\n\n```\nget(key, default)\n```\n\nRead a value." in text
+    assert "`ACME_HOME`\n: Where Acme keeps its data." in text
+    assert "Removed in version 4.0." in text
+    assert "Deprecated since version 3.1: Use the new API.\n\nIt is faster." in text
+
+
+def test_a_page_docutils_cannot_read_is_plain_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    from connectors.knowledge.parsing import rst
+
+    def broken(doctree: object) -> None:
+        raise RuntimeError("a bug in a page's reading")
+
+    monkeypatch.setattr(rst, "_shape", broken)
+    text = _read("Title\n=====\n\nStill <read> & kept.\n")
+    assert "Still <read> & kept." in text

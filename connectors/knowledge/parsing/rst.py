@@ -34,7 +34,7 @@ _CALLS = frozenset({"func", "meth"})  # Sphinx adds "()" to their names
 _EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.DOTALL)
 # directives whose content is code, shown as a listing
 _CODE = frozenset(
-    {"code-block", "sourcecode", "code", "testcode", "testoutput", "doctest", "code-tab", "prompt"}
+    {"code-block", "sourcecode", "code", "testcode", "testoutput", "doctest", "prompt"}
 )
 # directives whose text is elsewhere (other pages, the code) or is no text
 _DROPPED = frozenset(
@@ -75,7 +75,6 @@ def parse_rst(text: str, fallback_title: str) -> tuple[str, tuple[Section, ...]]
 def _html(text: str) -> str:
     from docutils.core import publish_doctree, publish_from_doctree
 
-    _register(text)
     settings: dict[str, Any] = {
         "report_level": 5,  # no system message in the page
         "halt_level": 5,  # never stop on an error
@@ -95,6 +94,7 @@ def _html(text: str) -> str:
         "_disable_config": True,
     }
     try:
+        _register(text)
         doctree = publish_doctree(text, settings_overrides=settings)
         _shape(doctree)
         page = publish_from_doctree(doctree, writer="html5", settings_overrides=settings)
