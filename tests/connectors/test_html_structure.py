@@ -349,3 +349,19 @@ def test_without_main_the_site_header_and_hidden_widgets_are_not_the_page() -> N
     text = "\n".join(section.text for section in sections)
     assert "Files sync both ways." in text and "run the installer" in text
     assert "Pricing" not in text and "Search results" not in text and "clipboard" not in text
+
+
+def test_definition_entries_names_and_signatures_each_in_their_own_block() -> None:
+    text = _text(
+        "<h2>Entries</h2><dl><dt>Term</dt><dd>Meaning.</dd>"
+        '<dt class="sig">keep</dt><dd>Keep it.</dd>'
+        '<dt>Plain</dt><dd>Text.</dd><dt class="sig">run()</dt><dd>Runs.</dd>'
+        '<dt>Orphan</dt><dt class="sig">stop()</dt><dd>Stops.</dd>'
+        "<dt>two<br>lines</dt><dd>Joined.</dd>"
+        "<dt>order</dt><dd><p>Pick:</p><dl><dt>random</dt><dd>Any.</dd></dl></dd></dl>"
+    )
+    assert text == (
+        "## Entries\n\nTerm\n: Meaning.\n\n`keep`\n: Keep it.\n\nPlain\n: Text.\n\n"
+        "```\nrun()\n```\n\nRuns.\n\n```\nstop()\n```\n\nStops.\n\ntwo lines\n: Joined.\n\n"
+        "order\n: Pick:\n  random\n  : Any."
+    )
