@@ -40,6 +40,8 @@ class PipelineSettings(BaseModel):
     """sentences in an offline (extractive) answer"""
     extract_support_weight: float = Field(0.4, ge=0, le=2)
     """offline answers: how much a sentence loses per unit of its passage's support below the best passage's"""
+    passage_lead_margin: float = Field(0.1, ge=0, le=2)
+    """offline answers: when one passage's support leads every other's by at least this, its lead counts twice in choosing sentences (0: off)"""
     evidence_threshold: float = Field(0.84, ge=0, le=2)
     """support the best passage needs before the knowledge base answers (see pipeline/evidence.py)"""
     evidence_coverage_weight: float = Field(0.5, ge=0, le=2)

@@ -51,6 +51,7 @@ from pipeline.llm_failures import (
     stage_note,
     traceback_if_debug,
 )
+from pipeline.passages import standing
 from pipeline.ports import Corpus, Grader, Hit, Retriever, Sections, WebSearch
 from pipeline.quotes import check_quotes
 from pipeline.run_state import RunState, Verdict
@@ -776,13 +777,19 @@ class CitebotWorkflow(Workflow):
         # section, whose support it then shares
         by_id = dict(zip((s.id for s in sources), support, strict=True)) if support else {}
         sources = await read_on(sections, sources, run.question.scope)
+        # one passage that answers clearly better than the rest leads (pipeline/passages.py)
+        standings = (
+            standing([by_id[s.id] for s in sources], lead_margin=self.settings.passage_lead_margin)
+            if by_id
+            else None
+        )
         extracted = await extractive_answer(
             run.standalone,
             sources,
             self.embedding_grader,
             self.settings,
             await self.lexicons.get(),
-            support=[by_id[s.id] for s in sources] if by_id else None,
+            support=standings,
         )
         picks = extracted.picks if extracted is not None else []
         run.trace(
