@@ -67,10 +67,11 @@ def test_sixth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # set; the reader's author did not): hit@6 94.3% (one question fewer), MRR 0.809, cited
     # right 81.6%, fact stated 59.8%, 19/22 and 4/4 clean. A setting's name in a <dt>
     # read as the term of its description (session 8, formats): cited 82.8%, fact 64.4%.
+    # Since a passage's clear lead in support counts twice in sentence choice: fact 65.5%.
     m = devset6_report.metrics()
     table = devset6_report.table()
     assert m["hit_at_k"] >= 0.94, table
     assert m["cited_right"] >= 0.82, table
-    assert m["fact_stated"] >= 0.63, table
+    assert m["fact_stated"] >= 0.65, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.86, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
