@@ -18,7 +18,10 @@ How it reads (the units are in ``pipeline/units.py``):
   "For example …", or the last of the paragraph before), the sentences after it,
   the list or code it announces ("… by default:"), and the rest of the bullet or
   admonition it sits in ("This has two drawbacks:" then 1. and 2.);
-- a definition list's entry is one item with its term ("`dict_tracebacks`: Uses …");
+- a definition list's entry is one item with its term ("`dict_tracebacks`: Uses …"), and a
+  sentence of an option's description (under its signature block or its name heading) is
+  quoted with the name it describes ("`maxConflicts`: The maximum number …");
+- a bullet ending in "or", "and" or a comma runs on into the next one;
 - when the question asks how to do something, the code of the best section is
   the answer's second half, shown as a fenced block and cited like a sentence; when it
   does not, only code naming a good share of what it asks is (a key in a defaults
@@ -73,7 +76,8 @@ _HOW_TO = re.compile(
     r"options?|flags?|keys?|variables?)\b|"
     r"(?:which|what)\s+(?:\w+\s+)?(?:settings?|options?|flags?|keys?|commands?|"
     r"env(?:ironment)?\s+var(?:iable)?s?)\s+(?:do|does|should|can|must|will|would|is|are|to)\b|"
-    r"what\s+(?:do|should|must)\s+(?:i|we)\s+(?:\w+\s+){0,4}(?:add|put|write|set|type|run|call)\b|"
+    r"what\s+(?:do|should|must)\s+(?:i|we)\s+(?:\w+\s+){0,4}"
+    r"(?:add|put|write|set|type|run|call|change|fix|configure|enable|disable)\b|"
     r"is\s+there\s+an?\s+(?:way|setting|option|flag|command)\b|is\s+it\s+possible\b|"
     r"example\s+of\b|show\s+me\b)",
     re.I,
@@ -83,6 +87,8 @@ _DIAGRAM = re.compile(r"[ \t]*(?:```|~~~)[ \t]*\{?(?:mermaid|plantuml|graphviz|d
 # a sentence stating what happens unless told otherwise
 _BY_DEFAULT = re.compile(r"\bby\s+default\b", re.I)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
+# a list item that runs on into the next one: it ends in a conjunction or a comma
+_GOES_ON = re.compile(r"(?:[,;]|\b(?:or|and))[ \t]*$", re.I)
 # a heading line: what follows it does not lean on what came before
 _HEADING = re.compile(r"^[ \t]*#{1,6}(?:[ \t]|$)", re.M)
 
@@ -95,6 +101,8 @@ class Pick:
     source_id: int
     score: float
     kind: Kind = "sentence"
+    #: the name the pick's paragraph describes, when the pick does not say it
+    term: str = ""
 
 
 def asks(question: str) -> str:
@@ -158,11 +166,15 @@ async def extract(
             if unit.kind == "code" or not unit.quotable or key in seen:
                 continue
             seen.add(key)
-            candidates.append(Pick(rank, unit.start, unit.text, source.id, 0.0, unit.kind))
+            candidates.append(
+                Pick(rank, unit.start, unit.text, source.id, 0.0, unit.kind, unit.term)
+            )
     if not candidates:
         return "", []
     # scored as a reader sees them: cross-reference markup and link targets dilute a
-    # sentence's embedding and lend it the terms of dotted paths it never says
+    # sentence's embedding and lend it the terms of dotted paths it never says (a
+    # description is scored without its name: a name heading shares words with questions
+    # about its neighbours, "rustc-env" with "which rustc")
     said = [plain(c.text) for c in candidates]
     scores = await _relevance(question, said, grader, lexicon)
     ask = asks(question)
@@ -181,7 +193,7 @@ async def extract(
         ]
     ranked = sorted(
         (
-            Pick(c.source_rank, c.start, c.text, c.source_id, s, c.kind)
+            Pick(c.source_rank, c.start, c.text, c.source_id, s, c.kind, c.term)
             for c, s in zip(candidates, scores, strict=True)
         ),
         key=lambda p: -p.score,
@@ -258,6 +270,18 @@ class _Picked:
         self.counted += counts
         if pick.kind != "code" and pick.text.rstrip().endswith(":"):
             self._announced(pick)
+        elif pick.kind == "item" and _GOES_ON.search(pick.text):
+            self._runs_on(pick)
+
+    def _runs_on(self, item: Pick) -> None:
+        """The item after one that ends in "or", "and" or a comma: one sentence in two bullets
+        ("Make sure the proxy sets the header, or" then "Set the option instead")."""
+        order = self.read[item.source_rank]
+        at = _index(order, item)
+        if at + 1 < len(order) and order[at + 1].kind == "item":
+            after = order[at + 1]
+            more = self.scored.get((item.source_rank, after.start))
+            self.add(more or _unit_pick(item, after), counts=False)
 
     def _order(self, rank: int) -> list[Unit]:
         """The source's units that may be shown: code, and prose that was scored."""
@@ -459,7 +483,7 @@ class _Picked:
         lead = next((p for p in self.chosen if p.source_rank == rank), None)
         if lead is not None:
             return _unit_pick(lead, unit)
-        return Pick(rank, unit.start, unit.text, self.ids[rank], 0.0, unit.kind)
+        return Pick(rank, unit.start, unit.text, self.ids[rank], 0.0, unit.kind, unit.term)
 
     def shared(self, unit: Unit | Pick, wanted: set[str], title: str = "") -> float:
         """The IDF-weighted share of the question's terms a code unit (or its title) names."""
@@ -484,7 +508,9 @@ def _short(code: str) -> bool:
 
 def _unit_pick(lead: Pick, unit: Unit) -> Pick:
     """A unit shown because of ``lead`` (the list it announces, the code that shows how)."""
-    return Pick(lead.source_rank, unit.start, unit.text, lead.source_id, lead.score, unit.kind)
+    return Pick(
+        lead.source_rank, unit.start, unit.text, lead.source_id, lead.score, unit.kind, unit.term
+    )
 
 
 def _cited(picks: Sequence[Pick], position: dict[tuple[int, int], int]) -> str:
@@ -507,7 +533,12 @@ def _cited(picks: Sequence[Pick], position: dict[tuple[int, int], int]) -> str:
             out += "\n\n"
         else:
             out += " "
-        out += ("- " if pick.kind == "item" else "") + _flat(pick.text)
+        out += "- " if pick.kind == "item" else ""
+        if pick.term and not (
+            before is not None and before.term == pick.term and _next(before, pick, position)
+        ):
+            out += f"`{pick.term}`: "
+        out += _flat(pick.text)
         if after is None or after.kind == "code" or not _next(pick, after, position):
             out += f" [{pick.source_id}]"
     return out

@@ -57,7 +57,7 @@ def unlinked(text: str) -> str:
 _LEANS_BACK = re.compile(
     r"^(?:this|that|these|those|it|they|such|so|thus|then|otherwise|however|instead|"
     r"also|for\s+example|for\s+instance|in\s+(?:that|this|which)\s+case|in\s+particular|"
-    r"as\s+a\s+result|because\s+of\s+this)\b",
+    r"in\s+other\s+words|as\s+a\s+result|because\s+of\s+this)\b",
     re.I,
 )
 

@@ -4,7 +4,9 @@ Headings, admonition titles and API directives are never units (a heading glued
 onto the sentence under it would be quoted as if it were a claim); fenced code is
 a unit of its own, shown as code and never quoted as prose. A row of a Markdown
 table is an item that reads with its column headings ("Ctrl+C — Standalone mode:
-print Aborted!"): a fact written only in a table is stated like any other.
+print Aborted!"): a fact written only in a table is stated like any other. The paragraph
+under a name (a one-line signature block, as HTML readers render an option's ``<dt>``, or a
+heading that is only a name) describes it: its units carry that name as their ``term``.
 
 Sentences are found in the page as its reader sees it (``pipeline/markup.py``): no
 reference definitions, block quote markers, HTML tags, comments or template tags, an HTML
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from citations.sentences import sentences
@@ -120,6 +122,9 @@ class Unit:
     #: worth quoting on its own; an item that is not ("`src/<NAME>/__init__.py`") is shown
     #: only with the sentence that announces its list ("… in the following order:")
     quotable: bool = True
+    #: the name the unit's paragraph describes (an option's, under its signature block or
+    #: its name heading), when the unit does not say it: quoted alone, it would lose it
+    term: str = ""
 
     @property
     def announces(self) -> bool:
@@ -188,7 +193,54 @@ def units(text: str) -> list[Unit]:
         if not any(line <= span.start < end for line, _, end in items):
             _add_prose(found, text, prose, seen, span.start, span.end, "sentence")
     found.sort(key=lambda u: u.start)
-    return found
+    return _described(text, found)
+
+
+# a signature block: one line of code naming one thing (an option or an API entry, as an
+# HTML reader renders a <dt>), which the paragraph under it describes
+_NAME_BLOCK = re.compile(
+    r"\A(?:```|~~~)[ \t]*\n[ \t]*(?P<name>[^\s`$>#][^\s`]{0,59})[ \t]*\n[ \t]*(?:```|~~~)\Z"
+)
+# a heading line, and one that is only a name: a code span ("### `cargo::warning=MESSAGE`")
+# or an identifier ("# syncOwnership", "## overflow-checks"), with an attribute list
+_HEADING_LINE = re.compile(r"^[ \t]*#{1,6}(?:[ \t].*)?$", re.M)
+_NAME_HEADING = re.compile(
+    r"^[ \t]*#{1,6}[ \t]+(?:`(?P<code>[^`\n]{1,60})`|(?P<word>[^\s`{#]{1,60}))"
+    r"[ \t]*(?:\{[^}\n]*\})?[ \t]*$"
+)
+# an identifier, not a word: a separator inside it, or a capital after a lower-case letter
+_IDENTIFIER = re.compile(r"\w[_.:=/-]\w|[a-z][A-Z]")
+
+
+def _described(text: str, found: list[Unit]) -> list[Unit]:
+    """``found`` with each unit's ``term``: the first paragraph under a name (a signature
+    block, a heading that is only a name) describes that name."""
+    out: list[Unit] = []
+    term = ""
+    named = False
+    last = 0
+    for unit in found:
+        gap = text[last : unit.start]
+        last = unit.end
+        if unit.kind == "code":
+            block = _NAME_BLOCK.match(unit.text)
+            term = block.group("name") if block is not None else ""
+            named = True
+            out.append(unit)
+            continue
+        headings = _HEADING_LINE.findall(gap)
+        if headings:
+            heading = _NAME_HEADING.match(headings[-1])
+            word = heading.group("word") if heading is not None else None
+            code = heading.group("code") if heading is not None else None
+            term = code or (word if word and _IDENTIFIER.search(word) else "") or ""
+        elif "\n\n" in gap and not named:
+            # the description is the paragraph right under the name
+            term = ""
+        named = False
+        said = term if term and term.casefold() not in unit.text.casefold() else ""
+        out.append(replace(unit, term=said))
+    return out
 
 
 def block_end(text: str, start: int) -> int:

@@ -122,6 +122,10 @@ def test_how_to_questions_are_told_apart() -> None:
     assert is_how_to("how do I send everyone over plain http to https?")
     assert is_how_to("In Starlette, how can we redirect to https")
     assert not is_how_to("does the redirect also apply to websockets?")
+    # what to change, fix or turn on is something to do: its answer may be a command
+    assert is_how_to('getting "too many open files" on linux, what do I change?')
+    assert is_how_to("what should we enable so the cache survives restarts?")
+    assert not is_how_to("what do I get when the cache is full?")
 
 
 async def test_a_how_to_answer_shows_the_sections_code_as_a_cited_block(

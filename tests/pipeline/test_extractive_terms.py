@@ -1,0 +1,134 @@
+"""A description keeps the name it describes; a bullet that runs on brings the next one."""
+
+from __future__ import annotations
+
+from citations.model import Locator, Source
+from pipeline.evidence import Lexicon
+from pipeline.extractive import extract
+from pipeline.graders import EmbeddingGrader
+from pipeline.ports import Embedder
+from pipeline.text import leans_back
+from pipeline.units import units
+
+# an options reference as an HTML reader renders it: each <dt> a one-line block
+OPTIONS = """## Folder options
+
+```
+maxBackups
+```
+
+Check the backup folder after this many hours. The oldest copies are removed once \
+there are more than this many backups. Set to `0` to keep every copy.
+
+```
+syncSlowly
+```
+
+When set to `true`, files are copied one at a time to save memory.
+"""
+
+NAMED = """### `tool::notice=TEXT` {#tool-notice}
+
+The notice instruction prints a line of text for the person running the build.
+
+Notices from dependencies are hidden unless the build fails.
+
+# shareOwners
+
+When enabled, the owners of files are copied between machines as well.
+"""
+
+
+def source(text: str, n: int = 1) -> Source:
+    return Source(
+        id=n, url=f"https://docs.example/{n}", title=f"Page {n}", text=text, locator=Locator()
+    )
+
+
+def test_a_signature_blocks_paragraph_describes_its_name() -> None:
+    found = [(u.kind, u.term, u.text.split()[0]) for u in units(OPTIONS)]
+    assert found == [
+        ("code", "", "```"),
+        ("sentence", "maxBackups", "Check"),
+        ("sentence", "maxBackups", "The"),
+        ("sentence", "maxBackups", "Set"),
+        ("code", "", "```"),
+        ("sentence", "syncSlowly", "When"),
+    ]
+
+
+def test_a_name_heading_is_the_term_of_its_first_paragraph_only() -> None:
+    found = [(u.term, u.text.split()[0]) for u in units(NAMED)]
+    assert found == [("tool::notice=TEXT", "The"), ("", "Notices"), ("shareOwners", "When")]
+
+
+def test_a_command_or_a_word_names_no_description() -> None:
+    text = """## Building
+
+```
+$ tool build
+```
+
+This compiles the project and its tests.
+
+## Overview
+
+The overview explains the tool in a few words.
+
+```
+configure
+```
+
+The configure step reads `configure` options from the file.
+"""
+    # a command is not a name, a plain word heading is not one, and a sentence that says
+    # its name needs no other
+    assert [u.term for u in units(text) if u.kind != "code"] == ["", "", ""]
+
+
+async def test_a_quoted_description_carries_its_name(embedder: Embedder) -> None:
+    sources = [source(OPTIONS)]
+    answer, picks = await extract(
+        "how many old backups does it keep before deleting?",
+        sources,
+        EmbeddingGrader(embedder),
+        limit=1,
+        lexicon=Lexicon.build(s.text for s in sources),
+    )
+    assert picks[0].term == "maxBackups"
+    # the name once, before the run of its description's sentences
+    assert answer.count("`maxBackups`: ") == 1
+    assert answer.startswith("`maxBackups`: ")
+
+
+def test_in_other_words_leans_back() -> None:
+    assert leans_back("In other words, two packages may not link the same library.")
+    assert not leans_back("Other words are allowed here.")
+
+
+PROXY = """### Why does the dashboard say "origin rejected"?
+
+The dashboard only answers requests whose origin is its own address. Behind a proxy, either:
+
+- Have the proxy pass the original `Origin` header through, or
+- Set `dashboard.trustedOrigins` to the proxy's public address, or
+- Serve the dashboard on a port of its own.
+
+Restart the service after changing the configuration.
+"""
+
+
+async def test_a_bullet_ending_in_or_brings_the_one_it_runs_on_into(embedder: Embedder) -> None:
+    sources = [source(PROXY)]
+    answer, _ = await extract(
+        "the dashboard rejects my requests through the proxy, should it pass the Origin header?",
+        sources,
+        EmbeddingGrader(embedder),
+        limit=1,
+        lexicon=Lexicon.build(s.text for s in sources),
+    )
+    assert "- Have the proxy pass the original `Origin` header through, or" in answer
+    # the alternative it leads into, and that one's own, are the rest of the sentence
+    assert "- Set `dashboard.trustedOrigins` to the proxy's public address, or" in answer
+    assert "- Serve the dashboard on a port of its own." in answer
+    assert "Restart the service" not in answer
