@@ -96,9 +96,17 @@ async def test_a_quoted_description_carries_its_name(embedder: Embedder) -> None
         lexicon=Lexicon.build(s.text for s in sources),
     )
     assert picks[0].term == "maxBackups"
-    # the name once, before the run of its description's sentences
-    assert answer.count("`maxBackups`: ") == 1
     assert answer.startswith("`maxBackups`: ")
+    # the name once, before the run of its description's sentences
+    answer, picks = await extract(
+        "how many old backups does it keep, and can I keep all of them?",
+        sources,
+        EmbeddingGrader(embedder),
+        limit=3,
+        lexicon=Lexicon.build(s.text for s in sources),
+    )
+    assert len([p for p in picks if p.term == "maxBackups"]) >= 2
+    assert answer.count("`maxBackups`: ") == 1
 
 
 def test_in_other_words_leans_back() -> None:
@@ -108,13 +116,15 @@ def test_in_other_words_leans_back() -> None:
 
 PROXY = """### Why does the dashboard say "origin rejected"?
 
-The dashboard only answers requests whose origin is its own address. Behind a proxy, either:
+The dashboard only answers requests whose origin is its own address. Behind a proxy:
 
+- Look for the rejected origin in the service log first.
 - Have the proxy pass the original `Origin` header through, or
 - Set `dashboard.trustedOrigins` to the proxy's public address, or
 - Serve the dashboard on a port of its own.
+- Reload the dashboard after each change.
 
-Restart the service after changing the configuration.
+Restart the service after changing the configuration, and
 """
 
 
@@ -131,4 +141,36 @@ async def test_a_bullet_ending_in_or_brings_the_one_it_runs_on_into(embedder: Em
     # the alternative it leads into, and that one's own, are the rest of the sentence
     assert "- Set `dashboard.trustedOrigins` to the proxy's public address, or" in answer
     assert "- Serve the dashboard on a port of its own." in answer
+    # neither the bullet before nor the one after the last alternative
+    assert "Look for the rejected origin" not in answer
+    assert "Reload the dashboard" not in answer
     assert "Restart the service" not in answer
+
+
+async def test_a_last_bullet_ending_in_and_brings_no_paragraph(embedder: Embedder) -> None:
+    text = """## Cleaning up
+
+- Remove the cache folder by hand, and
+
+Empty folders are removed by the next scan of the service.
+"""
+    sources = [source(text)]
+    answer, _ = await extract(
+        "can I remove the cache folder by hand?",
+        sources,
+        EmbeddingGrader(embedder),
+        limit=1,
+        lexicon=Lexicon.build(s.text for s in sources),
+    )
+    assert answer.startswith("- Remove the cache folder by hand, and")
+    assert "Empty folders" not in answer
+    # a chunk that ends on such a bullet ends there
+    sources = [source(text.split("\n\nEmpty")[0])]
+    answer, _ = await extract(
+        "can I remove the cache folder by hand?",
+        sources,
+        EmbeddingGrader(embedder),
+        limit=1,
+        lexicon=Lexicon.build(s.text for s in sources),
+    )
+    assert answer == "- Remove the cache folder by hand, and [1]"
