@@ -110,13 +110,15 @@ def _register(text: str) -> None:
     from docutils.parsers.rst import directives, roles
     from docutils.parsers.rst.languages import en
 
+    # known: docutils' own (its registries of built-ins, their English names); a handler
+    # registered before is registered again, so that the one in use is this module's
     for name in {m["name"] for m in _ROLE_USE.finditer(text)}:
         key = name.lower()
-        if key not in roles._roles and key not in en.roles:  # type: ignore[attr-defined]
+        if key not in roles._role_registry and key not in en.roles:  # type: ignore[attr-defined]
             roles.register_local_role(key, cast("Any", _role))
     for name in {m["name"] for m in _DIRECTIVE_USE.finditer(text)}:
         key = name.lower()
-        known = key in directives._directives or key in en.directives  # type: ignore[attr-defined]
+        known = key in directives._directive_registry or key in en.directives  # type: ignore[attr-defined]
         if key in _CODE or not known:
             directives.register_directive(key, _directive_for(key))
 
