@@ -38,7 +38,10 @@ mentions what the question is about. Two signals can:
   words joined in a compound ("TestPyPI": ``test.pypi.org``), and an identifier names each
   of its words (``PYTHON_VARIANT_GIL``: the GIL). A file name or extension with a leading dot
   (``.env``, ``*.so``) is a name, whatever its case. A value the asker assigns in their own
-  code (``BUILD = 'b1.2.3'``) is their data, not a name. A name written as a word ("Docker",
+  code (``BUILD = 'b1.2.3'``) is their data, not a name; so is a name they say they do not use
+  ("and not ``__version__``", "instead of Poetry", "rather than", "other than": it still counts
+  as a term, but no passage must have it), and an amount they say they have ("my pi has 512MB
+  of RAM", "we have 2 TB"): their situation, which the docs do not state. A name written as a word ("Docker",
   "Jenkins") is known only where the docs' prose writes it (a heading, a sentence, a table or
   inline code): one that only a code block has (``docker:`` as a key of a CI example) is in
   an example, not a subject the docs cover, unless the asker writes it as code too. The
@@ -54,7 +57,8 @@ mentions what the question is about. Two signals can:
   names. A passage about the thing, with no amount, does not answer how much of it there
   may be, nor does "these two methods" say how many stack frames a traceback keeps.
 
-Terms are lower-cased words without stop words, cut to a crude stem so that
+Terms are lower-cased words without stop words (a rough count, "a few hundred", "thousands
+of files", is one too: the asker's estimate, not a topic), cut to a crude stem so that
 "cookie" finds "cookies" and "paginate" finds "pagination", and spelt the American way
 ("optimisation" finds "optimization"); names keep their spelling.
 
@@ -107,6 +111,20 @@ _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|“([^”\n]+)”")
 #: the value the asker assigns in their own code (``BUILD = 'b1.2.3'``): their data, not
 #: what the docs must say
 _ASSIGNED = re.compile(r"(?<=[\w\]])\s*=\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s,;?!]+)")
+#: a name the asker says they do not use (``and not __version__``, "instead of Poetry"): what
+#: they have instead, not what they ask about
+_NEGATED = re.compile(
+    r"\b(?:not|instead of|rather than|other than)\s+(?:(?:a|an|the|my|our|any)\s+)?"
+    r"(?P<name>`[^`\n]+`|\"[^\"\n]+\"|[\w./-]*\w)",
+    re.I,
+)
+#: an amount the asker says they have (``my pi has 512MB of RAM``, "we have 2 TB to sync"):
+#: their situation, which the docs do not state, not a number the answer must have
+_HAD = re.compile(
+    r"\b(?:has|have|had|got)\s+(?:(?:about|around|only|just|over|nearly|almost|roughly)\s+)?"
+    r"\d+(?:[.,]\d+)?\s?[^\W\d_]+\b(?![.-]\w)",
+    re.I,
+)
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _SENTENCE_END = re.compile(r"[.?!:;]$")
 #: paragraphs and list items: "Defaults to `500`." follows what it is the default of
@@ -152,6 +170,8 @@ _STOP_WORDS = """
     isn aren wasn weren won wouldn shouldn couldn didn hasn haven hadn let s anyone
     someone everyone somebody tell give show find work works long many happen happens
     back end ends ever able possible okay thanks hi hello
+    dozen dozens hundred hundreds thousand
+    thousands million millions
 """
 STOP = frozenset(_STOP_WORDS.split())
 
@@ -429,7 +449,8 @@ def asked(
     question = _ASSIGNED.sub(" ", question)
     names = _names(question)
     wanted = tuple(dict.fromkeys(_asked_terms(question)))
-    mine = question if own is None else _ASSIGNED.sub(" ", own)
+    mine = _NEGATED.sub(_unnamed, question if own is None else _ASSIGNED.sub(" ", own))
+    mine = _HAD.sub(" ", mine)
     if vocabulary:
         names |= _unreadable(mine, vocabulary)
     return Asked(
@@ -449,6 +470,13 @@ def asked(
             if name and w.isalpha() and (w.isupper() or w[1:].islower())
         ),
     )
+
+
+def _unnamed(match: re.Match[str]) -> str:
+    """A negated name (:data:`_NEGATED`) lower-cased and its joins spaced, so that it is no
+    name, number or file the passage must have: ``not __version__`` keeps "version"."""
+    start = match.start("name") - match.start()
+    return match[0][:start] + re.sub(r"[\W_\d]+", " ", match["name"]).lower()
 
 
 def spelled_as(word: str) -> str:

@@ -501,3 +501,50 @@ def test_what_a_word_may_be_an_inflection_of() -> None:
         "nonblocking"
     )
     assert "s" not in _bases("its")
+
+
+def test_a_name_the_asker_says_they_do_not_use_is_not_what_they_ask_about() -> None:
+    docs = [
+        "Read the version from any file with a pattern you configure.",
+        "By default the `__version__` attribute of the package is read.",
+        *CORPUS,
+    ]
+    lexicon = Lexicon.build(docs)
+    theirs = "my version sits in a constant and not __version__, can a pattern read it?"
+    assert evidence(asked(theirs), docs[0], lexicon).carries
+    # named as what they use, the identifier is what the passage must have
+    assert not evidence(
+        asked("my version sits in __version__, can a pattern read it?"), docs[0], lexicon
+    ).carries
+    instead = asked("can I read the version from a pattern instead of Poetry?")
+    assert instead.spelled == frozenset() and spelled_as("Poetry") in instead.terms
+    assert asked("can I read the version from Poetry?").spelled == {spelled_as("Poetry")}
+    assert asked("can I build it with `podman` instead of `docker`?").musts == ("podman",)
+    assert asked("does it build, rather than v1, the v2 format?").musts == ("v2",)
+    # still a word of the question, and one the embedder may not read
+    vocabulary = {"build", "pip", "format"}
+    unused = asked("build with pip, not Zzyzx_Format", vocabulary=vocabulary)
+    assert unused.identifiers == frozenset() and stem("zzyzx") in unused.names
+    assert asked("build Redis with Zzyzx_Format", vocabulary=vocabulary).identifiers == {
+        spelled_as("Zzyzx_Format")
+    }
+
+
+def test_an_amount_the_asker_says_they_have_is_their_situation_not_a_number_to_match() -> None:
+    docs = ["To use less RAM, lower the size of the database cache."]
+    lexicon = Lexicon.build(docs)
+    had = asked("my board has 512MB of RAM, how do I use less memory?")
+    assert had.musts == () and evidence(had, docs[0], lexicon).carries
+    assert asked("we have about 2 TB to sync, can I seed it from a disk?").musts == ()
+    # the amount they want is what the answer must state
+    assert asked("can I cap the cache at 512MB?").musts == ("512mb",)
+    # a version is not an amount
+    assert asked("my dep has 1.20.1 out, why?").musts == ("20",)
+
+
+def test_a_rough_count_is_no_term_of_the_question() -> None:
+    lexicon = Lexicon.build(["Transfers are slow when a folder holds many small files."])
+    rough = asked("transfers are slow with a few hundred files, thousands in all?")
+    assert rough.terms == (stem("transfers"), stem("slow"), stem("files"))
+    found = evidence(rough, "Transfers are slow with many small files.", lexicon)
+    assert found.unknown == 0 and found.coverage == 1.0
