@@ -75,6 +75,8 @@ def test_sixth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     table = devset6_report.table()
     assert m["hit_at_k"] >= 0.94, table
     assert m["cited_right"] >= 0.82, table
-    assert m["fact_stated"] >= 0.65, table
+    # option descriptions quoted with their names, run-on bullets, "what do I change" as a
+    # how-to (session 8, extraction, main 665bd1e): fact stated 67.8%, cited 82.8%
+    assert m["fact_stated"] >= 0.67, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.86, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
