@@ -66,13 +66,14 @@ def test_fourth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # pool of 6 x 16: hit@6 95.1 -> 97.5%, cited 77.8%, fact 63.0%. Since extraction shows
     # the code a question names unasked and how to change a default: cited 90.1%, fact 79.0%.
     # Since a name the asker says they do not use ("not __version__") need not be in the
-    # passage (measured on main before the sentence choice above): cited 91.4%, fact 80.2%.
+    # passage (measured on main before the sentence choice above): cited 91.4%, fact 80.2%;
+    # both together (main e0edf87): cited 91.4%, fact 81.5%.
     m = devset4_report.metrics()
     table = devset4_report.table()
     assert m["hit_at_k"] >= 0.96, table
-    assert m["cited_right"] >= 0.89, table
+    assert m["cited_right"] >= 0.91, table
     # since extraction reads content tabs and lead-ins with what they announce: fact 72.8%;
     # since a passage's clear lead in support counts twice in sentence choice: fact 80.2%
-    assert m["fact_stated"] >= 0.80, table
+    assert m["fact_stated"] >= 0.81, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.68, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

@@ -70,13 +70,13 @@ def test_sixth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # Since a passage's clear lead in support counts twice in sentence choice: fact 65.5%.
     # An amount the asker says they have ("has 512MB of RAM") is no number to match, and a
     # rough count ("a few hundred KB/s") no term (answerability, measured at 7b68b64 before the
-    # sentence choice): cited 85.1%, fact 65.5%.
+    # sentence choice): cited 85.1%, fact 65.5%; both together (main e0edf87): 85.1%, 69.0%.
     m = devset6_report.metrics()
     table = devset6_report.table()
     assert m["hit_at_k"] >= 0.94, table
-    assert m["cited_right"] >= 0.82, table
+    assert m["cited_right"] >= 0.85, table
     # option descriptions quoted with their names, run-on bullets, "what do I change" as a
     # how-to (session 8, extraction, main 665bd1e): fact stated 67.8%, cited 82.8%
-    assert m["fact_stated"] >= 0.67, table
+    assert m["fact_stated"] >= 0.68, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.86, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
