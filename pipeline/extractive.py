@@ -42,7 +42,7 @@ from citations.sentences import sentences
 from pipeline.config import PipelineSettings
 from pipeline.evidence import Lexicon, evidence, question_terms, terms
 from pipeline.graders import EmbeddingGrader
-from pipeline.text import leans_back, plain
+from pipeline.text import last_step, leans_back, next_step, opens_steps, plain
 from pipeline.units import Kind, Unit, asked_tabs, block_end, tab_start, units
 
 #: how much a sentence's share of the question's (IDF-weighted) terms adds to its score
@@ -270,6 +270,8 @@ class _Picked:
         self.counted += counts
         if pick.kind != "code" and pick.text.rstrip().endswith(":"):
             self._announced(pick)
+        elif pick.kind == "sentence" and opens_steps(pick.text):
+            self._steps(pick)
         elif pick.kind == "item" and _GOES_ON.search(pick.text):
             self._runs_on(pick)
 
@@ -307,6 +309,26 @@ class _Picked:
             if unit.kind != "item":
                 return
             self.add(_unit_pick(lead, unit), counts=False)
+
+    def _steps(self, lead: Pick) -> None:
+        """The steps after a sentence that opens them ("… in three steps. First … Then …
+        Finally …"): a later step shares few of the question's words, yet the answer is all
+        of them, so they count as one."""
+        order, at = self._placed(lead)
+        text = self.texts[lead.source_rank]
+        for before, unit in pairwise(order[at:]):
+            pick = self.scored.get((lead.source_rank, unit.start))
+            if (
+                pick is None
+                or pick.kind != "sentence"
+                or _HEADING.search(text[before.end : unit.start])
+                or not (next_step(pick.text) or opens_steps(pick.text))
+            ):
+                return
+            # a step that would have been picked on its own counts as it would have
+            self.add(pick, counts=pick.score >= self.floor)
+            if last_step(pick.text):
+                return
 
     def add_leaning(self, pick: Pick, *, best: bool = False) -> None:
         """``pick`` with the sentences before it that it leans on ("This …" means the one

@@ -62,6 +62,35 @@ _LEANS_BACK = re.compile(
 )
 
 
+# "in three steps", "two ways": the sentences that follow are the steps it counts
+_COUNTS_STEPS = re.compile(
+    r"\b(?:two|three|four|five|six|\d)\s+(?:\w+\s+)?(?:steps|stages|phases|ways|things)\b", re.I
+)
+# the opening of a sequence of steps, and the sentences that go on with it
+_FIRST_STEP = re.compile(r"^(?:first(?:ly)?|to\s+start|start\s+by)\b", re.I)
+_NEXT_STEP = re.compile(
+    r"^(?:then|next|after\s+(?:that|this)|afterwards|second(?:ly)?|third(?:ly)?|"
+    r"finally|lastly)\b",
+    re.I,
+)
+_LAST_STEP = re.compile(r"^(?:finally|lastly)\b", re.I)
+
+
+def opens_steps(sentence: str) -> bool:
+    """Whether a sentence starts a run of steps ("… in three steps.", "First run …")."""
+    return bool(_COUNTS_STEPS.search(sentence) or _FIRST_STEP.match(sentence.lstrip()))
+
+
+def next_step(sentence: str) -> bool:
+    """Whether a sentence is the next step of a run ("Then …", "Finally …")."""
+    return _NEXT_STEP.match(sentence.lstrip()) is not None
+
+
+def last_step(sentence: str) -> bool:
+    """Whether a sentence closes a run of steps ("Finally …", "Lastly …")."""
+    return _LAST_STEP.match(sentence.lstrip()) is not None
+
+
 def leans_back(sentence: str) -> bool:
     """Whether a sentence leans on the one before it ("This …", "For example …")."""
     return _LEANS_BACK.match(sentence.lstrip()) is not None

@@ -211,3 +211,31 @@ async def test_the_store_reads_back_a_section_only_within_the_scope(
     assert any(c.locator.start == hit.source.locator.start for c in chunks)
     assert await store.section_chunks([hit.source.url], scope=["no-such-collection"]) == []
     assert await store.section_chunks([hit.source.url], scope=[]) == []
+
+
+async def test_a_sentence_that_opens_steps_brings_every_step(embedder: Embedder) -> None:
+    # the later steps share no word with the question, yet without them the answer stops
+    # after "First …" of "three steps"
+    text = await answer(
+        "how do I move my database to a new server?",
+        [
+            source(
+                "## Moving a database\n\n"
+                "Moving a database to a new server takes three steps. First stop the writer "
+                "with `dbctl pause`. Then copy the data folder across with rsync. Finally "
+                "start the writer on the new host and point clients at it. The old server "
+                "can be kept as a standby.\n\n## Replicas\n\nNext to the primary, a replica "
+                "serves reads.",
+                url="https://docs.example/move",
+            ),
+            source(
+                "A new server joins the cluster when its token matches. Each server keeps "
+                "its own copy of the database catalog.",
+                2,
+            ),
+        ],
+        embedder,
+    )
+    assert "Then copy the data folder across with rsync." in text
+    assert "Finally start the writer on the new host and point clients at it." in text
+    assert "a replica serves reads" not in text

@@ -12,7 +12,7 @@ from pipeline.events import Decision
 from pipeline.extractive import extract
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
-from pipeline.text import strips
+from pipeline.text import last_step, next_step, opens_steps, strips
 from pipeline.trace import format_trace
 
 TEXT = (
@@ -93,3 +93,16 @@ def test_format_trace_lists_each_decision_with_its_data() -> None:
     assert "best=0.930" in lines[1]
     assert lines[-1].split() == ["12.3", "ms", "total"]
     assert format_trace([]) == "(no trace)"
+
+
+def test_a_run_of_steps_is_told_by_its_opening_and_its_markers() -> None:
+    assert opens_steps("Upgrading takes two steps.")
+    assert opens_steps("There are 3 supported ways to log in.")
+    assert opens_steps("First, export the old keys.")
+    assert not opens_steps("The first run downloads the index.")
+    assert not opens_steps("Two workers share one queue.")
+    assert next_step("Then restart the service.") and next_step("  Next, open the console.")
+    assert next_step("After that, the cache is cold.") and next_step("Finally run the check.")
+    assert not next_step("The next release drops Python 3.9.")
+    assert last_step("Lastly, remove the backup.") and last_step("Finally run the check.")
+    assert not last_step("Then restart the service.")
