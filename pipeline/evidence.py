@@ -57,8 +57,8 @@ mentions what the question is about. Two signals can:
   names. A passage about the thing, with no amount, does not answer how much of it there
   may be, nor does "these two methods" say how many stack frames a traceback keeps.
 
-Terms are lower-cased words without stop words (a rough count, "a few hundred", "thousands
-of files", is one too: the asker's estimate, not a topic), cut to a crude stem so that
+Terms are lower-cased words without stop words (the asker's rough count, "a few hundred",
+"thousands of files", is dropped too: an estimate, not a topic; "per million" stays), cut to a crude stem so that
 "cookie" finds "cookies" and "paginate" finds "pagination", and spelt the American way
 ("optimisation" finds "optimization"); names keep their spelling.
 
@@ -120,9 +120,19 @@ _NEGATED = re.compile(
 )
 #: an amount the asker says they have (``my pi has 512MB of RAM``, "we have 2 TB to sync"):
 #: their situation, which the docs do not state, not a number the answer must have
+#: Only a unit of measure makes it an amount: "does the GUI have 2FA" names a feature.
 _HAD = re.compile(
     r"\b(?:has|have|had|got)\s+(?:(?:about|around|only|just|over|nearly|almost|roughly)\s+)?"
-    r"\d+(?:[.,]\d+)?\s?[^\W\d_]+\b(?![.-]\w)",
+    r"\d+(?:[.,]\d+)?\s?(?:[kmgtpe]i?b|[kmgtpe]?bytes?|gigs?|megs?|[kmg]?bps|"
+    r"ms|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?|"
+    r"v?cores?|v?cpus?|threads?|nodes?|servers?|machines?|devices?|users?|rows?|files?)\b(?![.-]\w)",
+    re.I,
+)
+#: the asker's rough count ("a few hundred KB/s", "thousands of files"): an estimate, not a
+#: topic; "per million events" is a unit the docs must price, so it stays
+_ROUGH = re.compile(
+    r"\b(?:(?:a\s+)?few|several|some|many|a)\s+(?:dozen|hundred|thousand|million)\b"
+    r"|\b(?:dozens|hundreds|thousands|millions)\b",
     re.I,
 )
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
@@ -170,8 +180,6 @@ _STOP_WORDS = """
     isn aren wasn weren won wouldn shouldn couldn didn hasn haven hadn let s anyone
     someone everyone somebody tell give show find work works long many happen happens
     back end ends ever able possible okay thanks hi hello
-    dozen dozens hundred hundreds thousand
-    thousands million millions
 """
 STOP = frozenset(_STOP_WORDS.split())
 
@@ -446,10 +454,12 @@ def asked(
 
     A word written as a name is kept as written (:func:`spelled_as`) and matches only
     itself: "PyPy" is not "PyPI", and ``log_level`` is not ``add_log_level``."""
-    question = _ASSIGNED.sub(" ", question)
+    question = _ROUGH.sub(" ", _ASSIGNED.sub(" ", question))
     names = _names(question)
     wanted = tuple(dict.fromkeys(_asked_terms(question)))
-    mine = _NEGATED.sub(_unnamed, question if own is None else _ASSIGNED.sub(" ", own))
+    mine = _NEGATED.sub(
+        _unnamed, question if own is None else _ROUGH.sub(" ", _ASSIGNED.sub(" ", own))
+    )
     mine = _HAD.sub(" ", mine)
     if vocabulary:
         names |= _unreadable(mine, vocabulary)

@@ -538,6 +538,9 @@ def test_an_amount_the_asker_says_they_have_is_their_situation_not_a_number_to_m
     assert asked("we have about 2 TB to sync, can I seed it from a disk?").musts == ()
     # the amount they want is what the answer must state
     assert asked("can I cap the cache at 512MB?").musts == ("512mb",)
+    # nor is a feature written with a digit: it is what the docs must name
+    assert asked("does the admin GUI have 2FA?").musts == ("2fa",)
+    assert asked("we have 8 GB and 4 vCPUs, how many workers?").musts == ("<amount>",)
     # a version is not an amount
     assert asked("my dep has 1.20.1 out, why?").musts == ("20",)
 
@@ -548,3 +551,5 @@ def test_a_rough_count_is_no_term_of_the_question() -> None:
     assert rough.terms == (stem("transfers"), stem("slow"), stem("files"))
     found = evidence(rough, "Transfers are slow with many small files.", lexicon)
     assert found.unknown == 0 and found.coverage == 1.0
+    # a price "per million" is a unit the docs must state, not an estimate
+    assert stem("million") in asked("how much does it cost per million events?").terms
