@@ -43,7 +43,7 @@ from pipeline.config import PipelineSettings
 from pipeline.evidence import Lexicon, evidence, question_terms, terms
 from pipeline.graders import EmbeddingGrader
 from pipeline.text import last_step, leans_back, next_step, opens_steps, plain
-from pipeline.units import Kind, Unit, asked_tabs, block_end, tab_start, units
+from pipeline.units import HEADING_LINE, Kind, Unit, asked_tabs, block_end, tab_start, units
 
 #: how much a sentence's share of the question's (IDF-weighted) terms adds to its score
 COVERAGE_WEIGHT = 0.5
@@ -89,8 +89,6 @@ _BY_DEFAULT = re.compile(r"\bby\s+default\b", re.I)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
 # a list item that runs on into the next one: it ends in a conjunction or a comma
 _GOES_ON = re.compile(r"(?:[,;]|\b(?:or|and))[ \t]*$", re.I)
-# a heading line: what follows it does not lean on what came before
-_HEADING = re.compile(r"^[ \t]*#{1,6}(?:[ \t]|$)", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +319,7 @@ class _Picked:
             if (
                 pick is None
                 or pick.kind != "sentence"
-                or _HEADING.search(text[before.end : unit.start])
+                or HEADING_LINE.search(text[before.end : unit.start])
                 or not (next_step(pick.text) or opens_steps(pick.text))
             ):
                 return
@@ -346,7 +344,7 @@ class _Picked:
             and order[back - 1].kind == "sentence"
         ):
             gap = text[order[back - 1].end : order[back].start]
-            if _HEADING.search(gap) or ("\n\n" in gap and back < at):
+            if HEADING_LINE.search(gap) or ("\n\n" in gap and back < at):
                 break
             back -= 1
             if "\n\n" in gap:
@@ -360,7 +358,7 @@ class _Picked:
                 block.kind == "code"
                 and _short(block.text)
                 and not _DIAGRAM.match(block.text)
-                and not _HEADING.search(text[block.end : pick.start])
+                and not HEADING_LINE.search(text[block.end : pick.start])
             ):
                 self.add(_unit_pick(pick, block), counts=False)
         self.add(pick)

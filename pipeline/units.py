@@ -203,7 +203,8 @@ _NAME_BLOCK = re.compile(
 )
 # a heading line, and one that is only a name: a code span ("### `cargo::warning=MESSAGE`")
 # or an identifier ("# syncOwnership", "## overflow-checks"), with an attribute list
-_HEADING_LINE = re.compile(r"^[ \t]*#{1,6}(?:[ \t].*)?$", re.M)
+#: a heading line (shared with the extraction: what follows a heading does not lean back)
+HEADING_LINE = re.compile(r"^[ \t]*#{1,6}(?:[ \t].*)?$", re.M)
 _NAME_HEADING = re.compile(
     r"^[ \t]*#{1,6}[ \t]+(?:`(?P<code>[^`\n]{1,60})`|(?P<word>[^\s`{#]{1,60}))"
     r"[ \t]*(?:\{[^}\n]*\})?[ \t]*$"
@@ -228,7 +229,7 @@ def _described(text: str, found: list[Unit]) -> list[Unit]:
             named = True
             out.append(unit)
             continue
-        headings = _HEADING_LINE.findall(gap)
+        headings = HEADING_LINE.findall(gap)
         if headings:
             heading = _NAME_HEADING.match(headings[-1])
             word = heading.group("word") if heading is not None else None

@@ -21,7 +21,8 @@ _ATTRS = re.compile(
 _ID = re.compile(r"(?:^|\s)#(?P<id>[\w-]+)")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.DOTALL)
+#: YAML front matter (shared with the MDX reader), its body in group 1
+FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.DOTALL)
 _FM_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
 # Docusaurus' sidebar label: the page's name when neither front matter nor an h1 gives one
 _FM_LABEL = re.compile(r"^sidebar_label:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
@@ -96,7 +97,7 @@ def _headings(text: str, offset: int) -> list[_Heading]:
 
 
 def _title(text: str, headings: list[_Heading]) -> str | None:
-    front = _FRONT_MATTER.match(text)
+    front = FRONT_MATTER.match(text)
     meta = front.group(1) if front else ""
     title = _FM_TITLE.search(meta)
     if title:
@@ -121,7 +122,7 @@ def _section(text: str, start: int, end: int, body: int, **fields: object) -> Se
 
 
 def parse_markdown(text: str, fallback_title: str) -> tuple[str, tuple[Section, ...]]:
-    front = _FRONT_MATTER.match(text)
+    front = FRONT_MATTER.match(text)
     offset = front.end() if front else 0
     headings = _headings(text, offset)
     title = _title(text, headings) or fallback_title

@@ -17,9 +17,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .markdown import FRONT_MATTER
+
 __all__ = ["looks_like_mdx", "read_mdx"]
 
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.DOTALL)
 # a code fence, at any indentation (MDX has no indented code, so a fence inside a
 # component's indented children is still a fence): its marker, language and meta
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*?)[ \t]*$")
@@ -74,7 +75,7 @@ class _Tabs:
 
 def read_mdx(text: str) -> str:
     """``text`` (MDX or Docusaurus Markdown) as the Markdown its page reads as."""
-    front = _FRONT_MATTER.match(text)
+    front = FRONT_MATTER.match(text)
     head, body = (text[: front.end()], text[front.end() :]) if front else ("", text)
     out: list[str] = []
     for code, part in _parts(body):
