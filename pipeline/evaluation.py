@@ -31,6 +31,7 @@ from llama_index.core.evaluation import RetrieverEvaluator
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
 from pipeline.events import Done, Route
+from pipeline.followup import condense_offline
 from pipeline.ports import Retriever
 from pipeline.question import Question, Turn
 
@@ -295,9 +296,9 @@ async def run_eval(
     for case in cases:
         query = case.question
         if case.history:
-            # a follow-up's retrieval is judged on what it means with its thread
-            users = [t.text for t in case.history if t.role == "user"]
-            query = " ".join([*users[-1:], case.question])
+            # a follow-up's retrieval is judged on what it means with its thread, as the
+            # pipeline reads it without a model
+            query = condense_offline(case.question, case.history)
         retrieved: list[str] = []
         hit: bool | None = None
         rr: float | None = None

@@ -515,6 +515,11 @@ def _asked_terms(text: str) -> Iterable[str]:
             yield from terms(raw)
 
 
+def written_as_names(text: str) -> list[str]:
+    """The words of ``text`` written as names (:func:`_words_as_written`), in order."""
+    return [word for word, name in _words_as_written(text) if name]
+
+
 def _words_as_written(text: str) -> Iterable[tuple[str, bool]]:
     """Each word of ``text`` (identifiers whole, edge underscores kept), and whether it is
     written as a name: a capital inside a sentence or inside the word, a digit, or an

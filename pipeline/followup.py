@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pipeline.evidence import STOP, stem
+from pipeline.evidence import STOP, stem, written_as_names
 from pipeline.question import Turn
 
 _WORD = re.compile(r"[^\W_][\w.-]*[^\W_]|[^\W_]")
@@ -53,6 +53,8 @@ _OPPOSITES: dict[str, tuple[str, ...]] = {
 
 #: how many of the previous question's words keep the topic; more drown the new question
 TOPIC_WORDS = 5
+NAMED_WORDS = 3
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
 
 
 def condense_offline(text: str, history: Sequence[Turn]) -> str:
@@ -75,7 +77,24 @@ def condense_offline(text: str, history: Sequence[Turn]) -> str:
             continue
         own.add(key)
         topic.append(word)
-    return " ".join([question.strip(), *topic[:TOPIC_WORDS]])
+    last_answer = next((t.text for t in reversed(history) if t.role == "assistant"), "")
+    named = _named(_MARKER.sub(" ", last_answer), own)
+    return " ".join([question.strip(), *topic[:TOPIC_WORDS], *named[:NAMED_WORDS]])
+
+
+def _named(answer: str, own: set[str]) -> list[str]:
+    """The names the answer wrote that the thread's words don't have: what "it" most often
+    refers to when the asker never named it ("Give the table a TTL" → "switch it off")."""
+    spans = [s.strip("`") for s in _CODE_SPAN.findall(answer)]
+    words = written_as_names(answer) + [s for s in spans if _WORD.fullmatch(s)]
+    found: list[str] = []
+    for word in words:
+        key = stem(word.lower())
+        if key in own or word.lower() in STOP or any(c.isdigit() for c in word):
+            continue
+        own.add(key)
+        found.append(word)
+    return found
 
 
 def _opposites(text: str) -> list[str]:

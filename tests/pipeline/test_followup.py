@@ -26,3 +26,21 @@ def test_undo_asks_for_the_opposite_of_what_the_thread_did() -> None:
 
 def test_without_an_earlier_question_the_follow_up_stands_alone() -> None:
     assert condense_offline("and then?", (Turn("assistant", "Hi."),)) == "and then?"
+
+
+def test_a_follow_up_gains_what_the_answer_named_and_the_asker_did_not() -> None:
+    # "it" is the retention policy that only the assistant's turn named
+    history = (
+        Turn("user", "how do I keep only the last 30 days of logs automatically?"),
+        Turn("assistant", "Give the index a TTL, for example `retention` set to 30d. [1]"),
+    )
+    query = condense_offline("and how do I switch it off later?", history)
+    assert "TTL" in query.split() and "retention" in query.split()
+    # its numbers are the answer's example, not terms the docs must state
+    assert "30d" not in query
+    # a sentence's first word is not a name, and the asker's own words are not repeated
+    named = condense_offline(
+        "and where do I see it?",
+        (Turn("user", "how do I run Tracker?"), Turn("assistant", "Start Tracker with Docker.")),
+    ).split()
+    assert "Start" not in named and named.count("Tracker") == 1 and "Docker" in named
