@@ -20,6 +20,7 @@ def test_undo_asks_for_the_opposite_of_what_the_thread_did() -> None:
     )
     query = condense_offline("and how do I undo it?", history)
     assert "enable" in query.split() and "undo" not in query and "410" in query
+    assert query.startswith("and how do I enable it?")
     created = (Turn("user", "How do I create an API key?"), Turn("assistant", "Run it. [1]"))
     assert "revoke" in condense_offline("and how do I undo that?", created)
 
@@ -41,6 +42,10 @@ def test_a_follow_up_gains_what_the_answer_named_and_the_asker_did_not() -> None
     # a sentence's first word is not a name, and the asker's own words are not repeated
     named = condense_offline(
         "and where do I see it?",
-        (Turn("user", "how do I run Tracker?"), Turn("assistant", "Start Tracker with Docker.")),
+        (
+            Turn("user", "how do I run Tracker?"),
+            Turn("assistant", "Start Tracker with Docker. [1] Docker keeps its logs. [2]"),
+        ),
     ).split()
-    assert "Start" not in named and named.count("Tracker") == 1 and "Docker" in named
+    assert named[-1] == "Docker" and named.count("Docker") == 1
+    assert "Start" not in named and named.count("Tracker") == 1
