@@ -22,6 +22,9 @@ class RunState:
 
     question: Question
     standalone: str = ""
+    #: the asker's own words as the documents spell them ("k8s" → "kubernetes",
+    #: ``pipeline/numeronyms.py``); the question's text until condense reads it
+    own: str = ""
     tracer: Tracer = field(default_factory=Tracer)
     notes: list[str] = field(default_factory=list)
     retries: int = 0
@@ -34,6 +37,9 @@ class RunState:
     usage: TokenUsage = field(default_factory=TokenUsage)
     #: an answer started while the LLM grades (``pipeline/speculation.py``)
     speculation: Speculation | None = None
+
+    def __post_init__(self) -> None:
+        self.own = self.own or self.question.text
 
     def __repr__(self) -> str:
         # The workflows package summarises each step's input and output with repr() and

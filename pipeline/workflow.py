@@ -35,7 +35,7 @@ from workflows.events import StopEvent
 from citations.model import CitedAnswer, Origin, Segment, Source
 from citations.refusal import is_refusal
 from citations.stream import CitationStream
-from pipeline import prompts
+from pipeline import numeronyms, prompts
 from pipeline.attachments import ATTACHED, attachment_hits, skipped_notes
 from pipeline.config import PipelineSettings
 from pipeline.errors import one_line, scrub
@@ -53,6 +53,7 @@ from pipeline.llm_failures import (
 )
 from pipeline.passages import standing
 from pipeline.ports import Corpus, Grader, Hit, Retriever, Sections, WebSearch
+from pipeline.question import Question
 from pipeline.quotes import check_quotes
 from pipeline.run_state import RunState, Verdict
 from pipeline.sections import read_on
@@ -258,12 +259,25 @@ class CitebotWorkflow(Workflow):
 
     # -- steps --------------------------------------------------------------------------
 
+    async def _spelled_out(self, run: RunState, question: Question) -> Question:
+        """``question`` with its numeronyms as the documents spell them out ("k8s")."""
+        lexicon = await self.lexicons.get() if numeronyms.written(question.text) else None
+        if lexicon is None:
+            return question
+        words = numeronyms.spelled_out(question.text, lexicon.phrases)
+        if not words:
+            return question
+        run.own = numeronyms.spell_out(run.own, words)
+        run.trace("condense", "spelled out " + ", ".join(f"{k} as {v}" for k, v in words.items()))
+        return replace(question, text=numeronyms.spell_out(question.text, words))
+
     @step
     async def condense(self, ctx: Context, ev: AskEvent) -> RetrieveEvent:
         run = ev.run
         question = ev.question
         clock = Clock()
         previous = [t.text for t in question.history if t.role == "user" and t.text.strip()]
+        question = await self._spelled_out(run, question)
         if not question.history:
             run.standalone = question.text
             run.trace("condense", "no thread history; the question stands alone")
@@ -404,7 +418,7 @@ class CitebotWorkflow(Workflow):
                 )
             grader = self.embedding_grader
             grades = await self.embedding_grader.grade(question, texts)
-        supports, carries = await self._support(question, ev.hits, grades, own=run.question.text)
+        supports, carries = await self._support(question, ev.hits, grades, own=run.own)
         note = {"note": self.grader_note} if self.grader_note else {}
         run.trace(
             "grade",
@@ -438,7 +452,7 @@ class CitebotWorkflow(Workflow):
             # only when the cheap grade and the evidence already say "the knowledge base
             # answers this": elsewhere the call would mostly be thrown away
             grades = await self.embedding_grader.grade(question, [h.source.text for h in hits])
-            supports, carries = await self._support(question, hits, grades, own=run.question.text)
+            supports, carries = await self._support(question, hits, grades, own=run.own)
             carrying = [s for s, c in zip(supports, carries, strict=True) if c]
             upper = self.settings.upper
             if (
@@ -589,7 +603,7 @@ class CitebotWorkflow(Workflow):
         if not hits:
             return []
         grades = await self.embedding_grader.grade(query, [h.source.text for h in hits])
-        supports, carries = await self._support(query, hits, grades, own=run.question.text)
+        supports, carries = await self._support(query, hits, grades, own=run.own)
         ev = GradedEvent(
             query=query,
             hits=list(hits),
