@@ -76,8 +76,9 @@ _HOW_TO = re.compile(
     r"options?|flags?|keys?|variables?)\b|"
     r"(?:which|what)\s+(?:\w+\s+)?(?:settings?|options?|flags?|keys?|commands?|"
     r"env(?:ironment)?\s+var(?:iable)?s?)\s+(?:do|does|should|can|must|will|would|is|are|to)\b|"
-    r"what\s+(?:do|should|must)\s+(?:i|we)\s+(?:\w+\s+){0,4}"
-    r"(?:add|put|write|set|type|run|call|change|fix|configure|enable|disable)\b|"
+    r"what\s+(?:\w+\s+)?(?:do|should|must)\s+(?:i|we)\s+(?:\w+\s+){0,4}"
+    r"(?:add|put|write|set|type|run|call|change|fix|configure|enable|disable|raise|"
+    r"increase|edit|install)\b|\band\s+how\s*\?|"
     r"is\s+there\s+an?\s+(?:way|setting|option|flag|command)\b|is\s+it\s+possible\b|"
     r"example\s+of\b|show\s+me\b)",
     re.I,
@@ -127,8 +128,10 @@ async def _relevance(
 
 
 def is_how_to(question: str) -> bool:
-    """Whether the question asks how to do something (its answer may be code)."""
-    return _HOW_TO.search(question) is not None
+    """Whether the question asks how to do something (its answer may be code): it says so,
+    or it asks nothing but states a problem or a wish ("the service ignores my environment",
+    "I want the UI under /sync"), whose answer is what to do about it."""
+    return _HOW_TO.search(question) is not None or "?" not in question
 
 
 async def extract(
@@ -201,7 +204,14 @@ async def extract(
     log.debug("extract: %s", [(round(p.score, 3), p.source_rank, p.text[:60]) for p in ranked[:8]])
     how_to = is_how_to(question)
     picked = _Picked(
-        ranked, sources, read, limit=limit, floor=floor, lexicon=lexicon, how_to=how_to
+        ranked,
+        sources,
+        read,
+        limit=limit,
+        floor=floor,
+        lexicon=lexicon,
+        how_to=how_to,
+        lift=_section_lift(sources, support, support_weight),
     )
     picked.read_around(ranked[0])
     for pick in ranked[1:]:
@@ -241,12 +251,16 @@ class _Picked:
         floor: float,
         lexicon: Lexicon | None,
         how_to: bool,
+        lift: Sequence[float] = (),
     ) -> None:
         self.how_to = how_to
+        self.lift = list(lift) or [0.0] * len(sources)
         self.lexicon = lexicon
         self.texts = [source.text for source in sources]
         self.ids = [source.id for source in sources]
         self.titles = [source.title for source in sources]
+        self.urls = [source.url for source in sources]
+        self.offsets = [source.locator.start or 0 for source in sources]
         self.limit = limit
         self.floor = floor
         self.read = read
@@ -449,10 +463,13 @@ class _Picked:
         the sections the answer quotes, and any other retrieved section whose code names a
         good share of the question, cited for it: the prose that matches a how-to question
         best is often a pointer ("See this blog post"), and the setting that answers it is
-        another section's block. A block naming more than the one shown (or than the code
-        a sentence announced) comes with it, once. Only blocks naming at least ``least``
-        of the question are shown."""
-        ranks = {best.source_rank, *(p.source_rank for p in self.chosen)}
+        another section's block. A section is all its retrieved chunks (its code is often in
+        another chunk than its best sentence), and of blocks naming as much, the one whose
+        lead-in ("… using the `f()` function:") answers best comes first. A block naming
+        more than the one shown (or than the code a sentence announced) comes with it, once.
+        Only blocks naming at least ``least`` of the question are shown."""
+        home = self.urls[best.source_rank]
+        sections = {home, *(self.urls[p.source_rank] for p in self.chosen)}
         blocks = [
             (rank, unit, self.shared(unit, wanted, self.titles[rank]))
             for rank, found in enumerate(self.read)
@@ -462,41 +479,85 @@ class _Picked:
             and not _DIAGRAM.match(unit.text)
             and not self.has(rank, unit.start)
         ]
-        blocks = [b for b in blocks if (b[0] in ranks or b[2] >= SIGNATURE_SHARE) and b[2] >= least]
+        blocks = [
+            b
+            for b in blocks
+            if (self.urls[b[0]] in sections or b[2] >= SIGNATURE_SHARE) and b[2] >= least
+        ]
         shown = [
             self.shared(p, wanted, self.titles[p.source_rank])
             for p in self.chosen
             if p.kind == "code"
         ]
         # of blocks naming as much, the one whose section's quoted prose answers best
-        quoted: dict[int, float] = {}
+        quoted: dict[str, float] = {}
         for pick in self.chosen:
-            quoted[pick.source_rank] = max(quoted.get(pick.source_rank, 0.0), pick.score)
+            url = self.urls[pick.source_rank]
+            quoted[url] = max(quoted.get(url, 0.0), pick.score)
+        at = self.offsets[best.source_rank] + best.start
 
-        def order(block: tuple[int, Unit, float]) -> tuple[int, float, float, bool, int]:
+        def order(block: tuple[int, Unit, float]) -> tuple[int, float, float, float, bool, int]:
             rank, unit, share = block
-            home = rank == best.source_rank
+            ours = self.urls[rank] == home
             # the best section's own code, unless it names none of the question and
             # another block names a good share of it
-            tier = 0 if home and share else 1 if share >= SIGNATURE_SHARE else 2 if home else 3
+            tier = 0 if ours and share else 1 if share >= SIGNATURE_SHARE else 2 if ours else 3
+            where = self.offsets[rank] + unit.start if ours else unit.start
             return (
                 tier,
                 -share,
-                -quoted.get(rank, 0.0),
-                unit.start < best.start,
-                abs(unit.start - best.start),
+                -quoted.get(self.urls[rank], 0.0),
+                -self.lead(rank, unit),
+                where < at,
+                abs(where - at),
             )
 
         if not shown and blocks:
             rank, unit, share = min(blocks, key=order)
-            if rank != best.source_rank and not share:
+            if self.urls[rank] != home and not share:
                 return
-            self.add(self._shown(rank, unit), counts=False)
+            self._show(rank, unit)
             shown.append(share)
         more = [b for b in blocks if b[2] > max(shown, default=0.0)]
         if more:
             rank, unit, _ = min(more, key=lambda b: (-b[2], *order(b)[2:]))
-            self.add(self._shown(rank, unit), counts=False)
+            self._show(rank, unit)
+
+    def _show(self, rank: int, unit: Unit) -> None:
+        """Code ``unit`` of source ``rank``, with the sentence that announces it when there
+        is one ("You can check progress with the `jobs()` function:"): what it shows."""
+        self.add(self._shown(rank, unit), counts=False)
+        at = self._announcer(rank, unit)
+        said = None if at is None else self.scored.get((rank, self.read[rank][at].start))
+        if said is not None:
+            self.add(said, counts=False)
+
+    def _announcer(self, rank: int, unit: Unit) -> int | None:
+        """Where among source ``rank``'s units is the sentence announcing code ``unit``: the
+        one right before it, ending in a colon, under the same heading."""
+        order = self.read[rank]
+        at = next(i for i, u in enumerate(order) if u.start == unit.start)
+        if not at or not order[at - 1].announces:
+            return None
+        if HEADING_LINE.search(self.texts[rank][order[at - 1].end : unit.start]):
+            return None
+        return at - 1
+
+    def lead(self, rank: int, unit: Unit) -> float:
+        """How well the paragraph announcing code ``unit`` answers: the best score of its
+        sentences (as its section's best chunk would score them); zero for a block nothing
+        announces."""
+        order = self.read[rank]
+        text = self.texts[rank]
+        at = self._announcer(rank, unit)
+        best = 0.0
+        for i in range(-1 if at is None else at, -1, -1):
+            pick = self.scored.get((rank, order[i].start))
+            best = max(best, pick.score + self.lift[rank] if pick is not None else 0.0)
+            gap = text[order[i - 1].end : order[i].start] if i else ""
+            if not i or order[i - 1].kind == "code" or "\n\n" in gap or HEADING_LINE.search(gap):
+                break
+        return best
 
     def _shown(self, rank: int, unit: Unit) -> Pick:
         """``unit`` of source ``rank`` shown for what it is (code), cited as its source."""
@@ -516,6 +577,20 @@ class _Picked:
         found = wanted & set(terms(f"{title}\n{unit.text}"))
         weight = lexicon.idf if lexicon is not None else (lambda _: 1.0)
         return sum(weight(t) for t in found) / (sum(weight(t) for t in wanted) or 1.0)
+
+
+def _section_lift(
+    sources: Sequence[Source], support: Sequence[float] | None, weight: float
+) -> list[float]:
+    """Per source, what its sentences lost for its passage's support below that of the best
+    retrieved chunk of its section: the chunks of one section are one answer, whose lead-ins
+    compare as written, not as well as the chunk they fell into was retrieved."""
+    if not support:
+        return [0.0] * len(sources)
+    best: dict[str, float] = {}
+    for source, grade in zip(sources, support, strict=True):
+        best[source.url] = max(best.get(source.url, grade), grade)
+    return [weight * (best[s.url] - g) for s, g in zip(sources, support, strict=True)]
 
 
 def _index(order: Sequence[Unit], pick: Pick) -> int:

@@ -4,13 +4,15 @@ retrieved section it sits in."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from citations.model import Source
 from pipeline.evidence import Lexicon
 from pipeline.extractive import Pick, extract, is_how_to
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
 from pipeline.units import units
-from tests.pipeline.test_extractive import source
+from tests.pipeline.test_extractive import chunked, source
 
 RANGES = """## Caret ranges
 
@@ -305,3 +307,60 @@ async def test_a_how_to_answer_saying_what_happens_by_default_says_how_to_change
     ]:
         told, _ = await answered(question, [source(other)], embedder, limit=1)
         assert "If you don't want" not in told, other
+
+
+def test_a_problem_stated_or_a_trailing_and_how_asks_how() -> None:
+    for question in [
+        "the sync fails with too many open files, what limit should we raise and how?",
+        "the service ignores the variables I set in my shell",
+        "I want the web page under /tern on our existing proxy",
+    ]:
+        assert is_how_to(question), question
+    for question in ["does the service read my shell's variables?", "what limit applies?"]:
+        assert not is_how_to(question), question
+
+
+EXPORTS = [
+    """## Watching exports
+
+You can see the progress and history of exports with the `exports()` table function:
+
+```sql
+SELECT * FROM exports();
+```
+
+Example output:""",
+    """| Status | Meaning |
+| --- | --- |
+| `export running` | The export is still writing files |
+| `export done` | The export finished and every file is written |
+| `export failed` | The export stopped on an error |
+
+To cancel a running export:
+
+```sql
+EXPORT CANCEL;
+```""",
+]
+
+
+async def test_a_how_to_answer_shows_the_block_a_lead_in_gives_from_any_chunk_of_its_section(
+    embedder: Embedder,
+) -> None:
+    first, second = chunked(EXPORTS, "https://docs.example/exports#watching-exports")
+    # the status rows answer best; the section's first chunk, retrieved lower, says how
+    sources = [replace(second, id=1), source(CORPUS[1], 2), replace(first, id=3)]
+    question = "how do I see whether my export finished or failed?"
+    lexicon = Lexicon.build([*(s.text for s in sources), *CORPUS])
+    grader = EmbeddingGrader(embedder)
+    text, picks = await extract(
+        question, sources, grader, limit=2, lexicon=lexicon, support=[1.2, 0.6, 0.9]
+    )
+    assert "`export done`" in text
+    # both blocks name as much of the question: the one whose lead-in answers is shown
+    assert [p.text for p in picks if p.kind == "code"] == ["```sql\nSELECT * FROM exports();\n```"]
+    # with the sentence that announces it, which says what it shows
+    assert (
+        "with the `exports()` table function: [3]\n\n```sql\nSELECT * FROM exports();\n```\n[3]"
+        in (text)
+    )
