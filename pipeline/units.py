@@ -218,7 +218,9 @@ def _described(text: str, found: list[Unit]) -> list[Unit]:
     block, a heading that is only a name) describes that name."""
     out: list[Unit] = []
     term = ""
-    named = False
+    # whether the name's description has begun: the fields a reference entry lists
+    # before it ("- **Default**: `false`", too short to quote) are not its description
+    described = False
     last = 0
     for unit in found:
         gap = text[last : unit.start]
@@ -226,7 +228,7 @@ def _described(text: str, found: list[Unit]) -> list[Unit]:
         if unit.kind == "code":
             block = _NAME_BLOCK.match(unit.text)
             term = block.group("name") if block is not None else ""
-            named = True
+            described = False
             out.append(unit)
             continue
         headings = HEADING_LINE.findall(gap)
@@ -235,10 +237,11 @@ def _described(text: str, found: list[Unit]) -> list[Unit]:
             word = heading.group("word") if heading is not None else None
             code = heading.group("code") if heading is not None else None
             term = code or (word if word and _IDENTIFIER.search(word) else "") or ""
-        elif "\n\n" in gap and not named:
-            # the description is the paragraph right under the name
+            described = False
+        elif "\n\n" in gap and described:
+            # the description is the first paragraph under the name
             term = ""
-        named = False
+        described = described or unit.quotable
         said = term if term and term.casefold() not in unit.text.casefold() else ""
         out.append(replace(unit, term=said))
     return out

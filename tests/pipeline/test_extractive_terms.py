@@ -174,3 +174,35 @@ Empty folders are removed by the next scan of the service.
         lexicon=Lexicon.build(s.text for s in sources),
     )
     assert answer == "- Remove the cache folder by hand, and [1]"
+
+
+# a configuration reference: each key a heading, its fields listed before its description
+KEYS = """## Logging
+
+### server.log.zone
+
+- **Default**: `UTC`
+- **Reloadable**: no
+
+Sets the time zone the log's timestamps are written in.
+
+Use a zone ID or `SystemDefault` for the machine's own zone.
+"""
+
+
+def test_a_key_headings_description_comes_after_its_fields() -> None:
+    found = [(u.term, u.text.split()[0]) for u in units(KEYS) if u.quotable]
+    # the key's fields ("Default: UTC") are not its description: the paragraph after them is
+    assert found == [("server.log.zone", "Sets"), ("", "Use")]
+
+
+async def test_a_key_headings_description_is_quoted_with_the_key(embedder: Embedder) -> None:
+    sources = [source(KEYS)]
+    answer, _ = await extract(
+        "can the log timestamps be written in another time zone?",
+        sources,
+        EmbeddingGrader(embedder),
+        limit=1,
+        lexicon=Lexicon.build(s.text for s in sources),
+    )
+    assert answer.startswith("`server.log.zone`: Sets the time zone")
