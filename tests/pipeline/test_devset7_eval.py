@@ -74,11 +74,12 @@ def test_seventh_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # from 7b68b64, the newest main measured; they catch a regression, and the gap to issue
     # 12's acceptance is the work (tests/devset7/ANALYSIS.md classes every miss). Since code
     # is found in any chunk of its section, with its lead-in, and a stated problem asks how:
-    # fact stated 61.4% (TZ=UTC, backups(), QDB_CAIRO_SQL_COPY_ROOT).
+    # fact stated 61.4% (TZ=UTC, backups(), QDB_CAIRO_SQL_COPY_ROOT). With a key heading's
+    # description quoted with its key (4636cb2): 93.1%, 0.759, 75.2%, 65.3%, 18/24, 4/4.
     m = devset7_report.metrics()
     table = devset7_report.table()
     assert m["hit_at_k"] >= 0.92, table
     assert m["cited_right"] >= 0.74, table
-    assert m["fact_stated"] >= 0.61, table
+    assert m["fact_stated"] >= 0.65, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.75, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
