@@ -15,21 +15,23 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-#: a fenced code block, to its closing fence (group ``close``) or, when the text ends
-#: inside it (a chunk cut in the middle of a block), to the end of the text
+#: a fenced code block, to its closing fence (group ``close``, as long as the opening
+#: one) or, when the text ends inside it, to the end of the text
 FENCED = re.compile(
-    r"^[ \t]*(?P<fence>```|~~~).*?(?:(?P<close>^[ \t]*(?P=fence)[ \t]*$)|\Z)", re.M | re.S
+    r"^[ \t]*(?P<fence>`{3,}|~{3,}).*?(?:(?P<close>^[ \t]*(?P=fence)[ \t]*$)|\Z)", re.M | re.S
 )
 
 # -- whole lines that are not text -----------------------------------------------------
 
 # a link reference definition ("[crates.io]: https://crates.io/"), an alert's label
 # ("> [!NOTE]"), a template tag alone on its line ("{{< note >}}", "{% include x %}",
-# "{{#include ../a.md}}") and a <details> summary (a label, like a heading)
+# "{{#include ../a.md}}"), a <details> summary (a label, like a heading), and VitePress'
+# table of contents ("[[toc]]") and code file imports ("<<< @/snippets/x.js")
 _NOT_TEXT = re.compile(
     r"^[ ]{0,3}\[(?!\^)[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|\S+)(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$"
     r"|^[ \t]*>[ \t]*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][^\n]*$"
-    r"|<summary\b[^>]*>.*?</summary>",
+    r"|<summary\b[^>]*>.*?</summary>"
+    r"|^[ \t]*(?:\[\[toc\]\]|<<<[ \t]+\S+[^\n]*)[ \t]*$",
     re.M | re.I | re.S,
 )
 

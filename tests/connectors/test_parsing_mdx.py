@@ -288,3 +288,29 @@ def test_a_summary_is_read_once_and_children_keep_their_relative_indent() -> Non
     assert read.count("large?") == 1
     assert ":::{admonition} Why so large?\n\nMaps.\n\n:::" in read
     assert ":::{tab-item} a\n\n- one\n    - nested\n\ntext\n\n:::" in read
+
+
+def test_a_listing_a_component_prop_renders_is_a_fenced_block() -> None:
+    text = (
+        "Start the server with one command:\n\n"
+        "<ReleaseVersion\n"
+        "  render={(version) => (\n"
+        '    <CodeBlock className="language-bash">\n'
+        "      {`podman run \\\\\n"
+        "  -p 8080:8080 \\\\\n"
+        "  acme/server:${version.tag} # prints \\`ready\\``}\n"
+        "    </CodeBlock>\n"
+        "  )}\n"
+        "/>\n\n"
+        'The server listens on port 8080.<Since version="2.1" />\n'
+    )
+    lines = [line for line in read_mdx(text).splitlines() if line]
+    assert lines == [
+        "Start the server with one command:",
+        "```bash",
+        "podman run \\",
+        "  -p 8080:8080 \\",
+        "  acme/server:${version.tag} # prints `ready`",
+        "```",
+        "The server listens on port 8080.",
+    ]

@@ -36,7 +36,8 @@ _NOISE_NAMES = re.compile(
     r"(?:^|[\s_-])(?:cookies?|consent|gdpr|onetrust|cookiebot|banner|sidebar|side-?nav|toc"
     r"|table-of-contents|on-this-page|breadcrumbs?|feedback|helpful|rating|newsletter|subscribe"
     r"|share|social|skip-link|skip-to-content|pagination|pager|edit-?this-?page|announcement"
-    r"|advert|ads|promo|popup|modal|toast|site-header|site-footer|footer|masthead)(?:$|[\s_-])",
+    r"|advert|ads|promo|popup|modal|toast|site-header|site-footer|footer|masthead"
+    r"|page-meta|lastmod|last-?updated|last-?modified)(?:$|[\s_-])",
     re.IGNORECASE,
 )
 # Headings that open a page's own table of contents rather than content.
@@ -107,6 +108,25 @@ def _is_headed(tag: Tag) -> bool:
     return any(child.name in HEADINGS for child in tag.find_all(True, recursive=False, limit=2))
 
 
+def _label_tab_panels(soup: BeautifulSoup) -> None:
+    """Tabs whose labels name their panels by id (ARIA's ``aria-controls``, Bootstrap's
+    ``data-bs-target``; Docsy, Bootstrap themes), wherever the panels are: each panel
+    reads as a MyST tab item with its label, and the row of labels goes."""
+    for tab in soup.find_all(True, role="tab"):
+        target = str(tab.get("aria-controls") or tab.get("data-bs-target") or "").lstrip("#")
+        panel = soup.find(id=target) if target else None
+        if not isinstance(panel, Tag) or tab in panel.parents or panel in tab.parents:
+            continue
+        for at, line in ((0, f":::{{tab-item}} {tab.get_text(' ', strip=True)}"), (None, ":::")):
+            marker = soup.new_tag("p")
+            marker.string = line.rstrip()
+            panel.insert(len(panel.contents) if at is None else at, marker)
+        row = tab.find_parent(attrs={"role": "tablist"})
+        tab.decompose()
+        if isinstance(row, Tag) and not row.get_text(strip=True):
+            row.decompose()
+
+
 def _strip_boilerplate(soup: BeautifulSoup) -> None:
     for tag in soup(_NOISE):
         tag.decompose()
@@ -123,6 +143,7 @@ def parse_html(markup: str, fallback_title: str) -> tuple[str, tuple[Section, ..
     soup = BeautifulSoup(markup, "html.parser")
     title_tag = soup.find("title")
     page_title = title_tag.get_text(" ", strip=True) if title_tag else ""
+    _label_tab_panels(soup)
     _strip_boilerplate(soup)
     root: Any = soup.find("main") or soup.find("article") or soup.body or soup
     slugger = Slugger()

@@ -33,10 +33,15 @@ _SPACE = re.compile(r"[ \t\n\r\f\v\u00a0]+")
 _LANGUAGE = re.compile(r"^(?:language|lang|highlight|sourceCode)-(?P<lang>[\w+#.-]+)$")
 _NO_LANGUAGE = frozenset({"default", "none", "text", "plain", "plaintext", "notranslate"})
 # a box with a title above its body: an admonition, a callout, a collapsible note
-_BOX = re.compile(r"(?:^|[\s_-])(?:admonition|callout|alert)(?:$|[\s_-])", re.IGNORECASE)
+_BOX = re.compile(
+    r"(?:^|[\s_-])(?:admonition|callout|alert|custom-block)(?:$|[\s_-])", re.IGNORECASE
+)
 _TITLE = re.compile(r"title|heading", re.IGNORECASE)
 # a set of content tabs ("tabbed-set", "sd-tab-set", "tabs-container") and one tab's panel
-_TAB_SET = re.compile(r"^(?:[\w-]*[_-])?(?:tabbed[_-]set|tab[_-]?set|tabs|tabs[_-]container)$")
+# (VitePress' "vp-code-group" of labelled listings too)
+_TAB_SET = re.compile(
+    r"^(?:[\w-]*[_-])?(?:tabbed[_-]set|tab[_-]?set|tabs|tabs[_-]container|code[_-]group)$"
+)
 _TAB_PANEL = re.compile(r"tab(?:bed)?[_-]*(?:block|content|panel|pane)$", re.IGNORECASE)
 # line numbers beside or inside a code listing are not the code
 _LINE_NUMBERS = re.compile(r"^(?:linenos?|linenodiv|line-?numbers?|lineno)$", re.IGNORECASE)
@@ -138,10 +143,23 @@ def _block(tag: Tag) -> list[str]:
         return _table(tag)
     if box_title(tag) is not None:
         return _box(tag)
+    if _is_listing(tag):
+        return [_fenced(tag.find("pre"))]  # type: ignore[arg-type]
     tabs = _tabs(tag)
     if tabs is not None:
         return tabs
     return render(_children(tag))
+
+
+def _is_listing(tag: Tag) -> bool:
+    """A listing's wrapper ("div.language-sh" around a ``pre``): what it holds beside the
+    listing is chrome, a language label or a copy button's text."""
+    pres = tag.find_all("pre")
+    return (
+        len(pres) == 1
+        and any(_LANGUAGE.match(c) for c in _classes(tag))
+        and len(tag.get_text()) - len(pres[0].get_text()) <= 24
+    )
 
 
 def _language(pre: Tag) -> str:
@@ -341,14 +359,16 @@ def _tabs(tag: Tag) -> list[str] | None:
         if (t.name == "label" or str(t.get("role", "")) == "tab") and _owned(t, tag)
     ]
     found = [t for t in tag.find_all(True) if _is_panel(t) and _owned(t, tag)]
-    # a panel wrapping the panels ("tabbed-content" around each "tabbed-block") is not one
+    # a panel wrapping the panels ("tabbed-content" around each "tabbed-block") is not one;
+    # a group of listings has no panels, each listing is one
     panels = [p for p in found if not any(q is not p and p in q.parents for q in found)]
+    panels = panels or [p for p in tag.find_all("pre") if _owned(p, tag)]
     if len(labels) < 2 or len(labels) != len(panels):
         return None
     blocks: list[str] = []
     for label, panel in zip(labels, panels, strict=True):
         blocks.append(f":::{{tab-item}} {text_of(_children(label))}".rstrip())
-        blocks.extend(render(_children(panel)))
+        blocks.extend(render([panel] if panel.name == "pre" else _children(panel)))
         blocks.append(":::")
     return blocks
 
@@ -360,10 +380,13 @@ def _is_panel(tag: Tag) -> bool:
 
 
 def _owned(tag: Tag, tabs: Tag) -> bool:
-    """Whether ``tag`` belongs to this tab set, not to a set nested in it."""
+    """Whether ``tag`` belongs to this tab set, not to a set nested in it (a list of the
+    set's own labels, "ul.tabs", is named like a set but holds no panel)."""
     parent = tag.parent
     while isinstance(parent, Tag) and parent is not tabs:
-        if any(_TAB_SET.match(c) for c in _classes(parent)):
+        if any(_TAB_SET.match(c) for c in _classes(parent)) and (
+            parent.find(_is_panel) is not None or parent.find("pre") is not None
+        ):
             return False
         parent = parent.parent
     return True

@@ -5,9 +5,11 @@ An MDX page is Markdown with JavaScript in it: ``import``/``export`` statements,
 are. Components that have a Markdown shape become that shape, as the HTML reader writes
 them: ``<Tabs>``/``<TabItem label=…>`` are MyST tab items, ``<Admonition type=…>`` and
 ``<details>``/``<summary>`` are admonitions with their title, ``<CodeBlock language=…>`` is a
-fenced block. Docusaurus' own Markdown extensions read the same way: ``:::note[Title]``
+fenced block, also where a component's prop renders it (``renderText={(release) =>
+(<CodeBlock>{`…${release.name}`}</CodeBlock>)}``, its placeholders kept as written). Docusaurus' own Markdown extensions read the same way: ``:::note[Title]``
 (and VitePress' ``::: tip Title``) is a MyST admonition, a code fence keeps its language and
-drops its meta (``title="src/app.js" showLineNumbers {1,3-4}``). What is left is Markdown,
+drops its meta (``title="src/app.js" showLineNumbers {1,3-4}``), and VitePress' ``::: code-group``
+of labelled blocks (```` ```sh [npm] ````) is a set of tabs. What is left is Markdown,
 read like any other page; offsets are into this reading.
 """
 
@@ -29,6 +31,8 @@ _ESM = re.compile(
     r"^(?:import[ \t]+(?:[\w$*{][^\n]*?[ \t]from[ \t]*)?['\"]"
     r"|import[ \t]*\{|export[ \t]+(?:default|const|let|var|function|class|async|\{|\*)\b)"
 )
+# a VitePress code group's label for a block ("```sh [npm]"): the block is its tab
+_LABEL = re.compile(r"^[\w+#.-]*[ \t]*\[(?P<label>[^\]\n]+)\]")
 # a code span: its text is code, never a tag
 _CODE_SPAN = re.compile(r"(?<!`)(?P<ticks>`+)(?!`).+?(?<!`)(?P=ticks)(?!`)")
 _COMMENT = re.compile(r"\{[ \t\n]*/\*.*?\*/[ \t\n]*\}", re.DOTALL)
@@ -55,13 +59,17 @@ _TAB_VALUE = re.compile(
 # a Docusaurus or VitePress container: ":::note", ":::tip[Title]", "::: warning Title"
 _CONTAINER = re.compile(
     r"^(?P<indent>[ \t]*)(?P<colons>:{3,})[ \t]*(?P<kind>note|tip|info|warning|danger|caution"
-    r"|important|success|secondary|details)(?:\[(?P<bracket>[^\]\n]*)\]|[ \t]+(?P<title>[^\n]*?))?"
+    r"|important|success|secondary|details|code-group)(?:\[(?P<bracket>[^\]\n]*)\]|[ \t]+(?P<title>[^\n]*?))?"
     r"[ \t]*(?:\{[^}\n]*\})?[ \t]*$",
     re.IGNORECASE,
 )
 # a component's tag opening a line ("<Tabs>", "</TabItem>", "<Admonition type=…>"): named in
 # PascalCase, unlike an HTML element or a placeholder ("<NAME>")
 _COMPONENT_LINE = re.compile(r"^[ \t]*</?[A-Z][a-z]\w*(?:[\s/>]|$)")
+# a <CodeBlock> element written in a component's prop (a render function's result)
+_PROP_LISTING = re.compile(r"<CodeBlock\b.*?</CodeBlock\s*>", re.S)
+_LITERAL_END = re.compile(r"`\s*\}\s*$")
+_ESCAPE = re.compile(r"\\([\\`$])")
 _TEMPLATE_START = re.compile(r"[ \t]*\n?(?:[ \t]*\{\s*`\n?)?")
 _OPEN, _CLOSE = "\x00open ", "\x00close"
 _BLANKS = re.compile(r"\n(?:[ \t]*\n){2,}")
@@ -108,8 +116,11 @@ def _parts(text: str) -> Iterator[tuple[bool, str]]:
             prose.append(lines[i])
             i += 1
             continue
-        yield False, "".join(prose)
+        label = _LABEL.search(opened["info"])
+        yield False, "".join(prose) + (f"\n:::{{tab-item}} {label[1]}\n" if label else "")
         prose.clear()
+        if label:
+            prose.append(":::\n")
         marker = opened["fence"]
         code = [f"{opened['indent']}{marker}{_language(opened['info'])}\n"]
         i += 1
@@ -228,10 +239,18 @@ def _tags(text: str) -> str:
                     out.append(summary)
                 at += len(source) + len(found)
             details = None
+        elif _PROP_LISTING.search(tag["attrs"] or ""):
+            # a prop that renders a listing: renderText={(r) => (<CodeBlock>…</CodeBlock>)}
+            for listing in _PROP_LISTING.finditer(tag["attrs"] or ""):
+                out.append(f"\n{_tags(listing.group())}\n")
         elif name == "CodeBlock" and not lone:
             if closing:
                 if code:
-                    out[-1] = re.sub(r"`\s*\}\s*$", "", out[-1].rstrip()) + "\n```\n"
+                    body = out[-1].rstrip()
+                    literal = _LITERAL_END.search(body)
+                    if literal:  # a template literal's escapes are one character each
+                        body = _ESCAPE.sub(r"\1", body[: literal.start()])
+                    out[-1] = body + "\n```\n"
                 code = False
             else:
                 code = True
@@ -257,7 +276,10 @@ def _container(line: str) -> str:
     if match is None:
         return line
     title = match["bracket"] if match["bracket"] is not None else (match["title"] or "")
-    return f"{match['indent']}{match['colons']}{{{match['kind'].lower()}}} {title}".rstrip() + "\n"
+    kind = match["kind"].lower()
+    if kind == "code-group":  # VitePress: its labelled blocks are tabs
+        kind = "tab-set"
+    return f"{match['indent']}{match['colons']}{{{kind}}} {title}".rstrip() + "\n"
 
 
 def _dedent(text: str) -> str:
