@@ -41,7 +41,10 @@ mentions what the question is about. Two signals can:
   code (``BUILD = 'b1.2.3'``) is their data, not a name; so is a name they say they do not use
   ("and not ``__version__``", "instead of Poetry", "rather than", "other than": it still counts
   as a term, but no passage must have it), and an amount they say they have ("my pi has 512MB
-  of RAM", "we have 2 TB"): their situation, which the docs do not state. A name written as a word ("Docker",
+  of RAM", "we have 2 TB"): their situation, which the docs do not state. Their estimates,
+  their machine's size and their dates ("roughly 50 million rows a day", "on a 4-vCPU VM", "a
+  row dated 2100") are no terms of the question at all: the docs give ranges and recommended
+  sizes, not the asker's value. A name written as a word ("Docker",
   "Jenkins") is known only where the docs' prose writes it (a heading, a sentence, a table or
   inline code): one that only a code block has (``docker:`` as a key of a CI example) is in
   an example, not a subject the docs cover, unless the asker writes it as code too. The
@@ -50,11 +53,14 @@ mentions what the question is about. Two signals can:
   named: documents that never write that word have nothing about it.
 - **links**: a chunk's words, for the statistics and for the passage alike, are its words as
   read: a link is its text, not its target (a page that links to ``…/nox-poetry`` says nothing
-  about Poetry), and a mkdocstrings listing's options (its member names) are code.
+  about Poetry), and a mkdocstrings listing's options (its member names) are code. A name
+  written as a word that only links' texts give ("our Community Slack") is where the docs
+  point, not a subject their prose covers.
 - **amounts**: a question that asks for an amount ("how many", "how long", "is there a
-  limit") is carried only by a passage whose prose states one (a number, or words such
-  as "unlimited" or "twice") in a paragraph or list item that names something the question
-  names. A passage about the thing, with no amount, does not answer how much of it there
+  limit", "what's the most columns …", "what is the longest …") is carried only by a passage
+  whose prose states one (a number, or words such as "unlimited" or "twice") in a paragraph
+  or list item that names something the question names, the thing counted when the question
+  says it ("how many *threads*"), and not as the asker's own word ("a *single* table"). A passage about the thing, with no amount, does not answer how much of it there
   may be, nor does "these two methods" say how many stack frames a traceback keeps.
 
 Terms are lower-cased words without stop words (the asker's rough count, "a few hundred",
@@ -85,7 +91,7 @@ from dataclasses import dataclass
 from citations.spelling import american
 from pipeline.ports import Corpus
 from pipeline.text import FENCED as _FENCE
-from pipeline.text import unlinked
+from pipeline.text import linkless, unlinked
 
 log = logging.getLogger("citebot.pipeline.evidence")
 
@@ -118,14 +124,32 @@ _NEGATED = re.compile(
     r"(?P<name>`[^`\n]+`|\"[^\"\n]+\"|[\w./-]*\w)",
     re.I,
 )
+#: a unit of measure after a number: what makes "512MB", "2 TB" or "4 vCPUs" an amount
+_UNIT = (
+    r"(?:[kmgtpe]i?b|[kmgtpe]?bytes?|gigs?|megs?|[kmg]?bps|"
+    r"ms|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?|"
+    r"v?cores?|v?cpus?|threads?|nodes?|servers?|machines?|devices?|users?|rows?|files?)"
+)
+_SCALE = r"(?:(?:thousand|million|billion)\s)?"
 #: an amount the asker says they have (``my pi has 512MB of RAM``, "we have 2 TB to sync"):
 #: their situation, which the docs do not state, not a number the answer must have
 #: Only a unit of measure makes it an amount: "does the GUI have 2FA" names a feature.
 _HAD = re.compile(
-    r"\b(?:has|have|had|got)\s+(?:(?:about|around|only|just|over|nearly|almost|roughly)\s+)?"
-    r"\d+(?:[.,]\d+)?\s?(?:[kmgtpe]i?b|[kmgtpe]?bytes?|gigs?|megs?|[kmg]?bps|"
-    r"ms|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?|"
-    r"v?cores?|v?cpus?|threads?|nodes?|servers?|machines?|devices?|users?|rows?|files?)\b(?![.-]\w)",
+    r"\b(?:has|have|had|got|get)\s+(?:(?:about|around|only|just|over|nearly|almost|roughly)\s+)?"
+    rf"\d+(?:[.,]\d+)?\s?{_SCALE}{_UNIT}\b(?![.-]\w)",
+    re.I,
+)
+#: the asker's situation told as an estimate, a machine's size or a date ("roughly 50 million
+#: rows a day", "about 20 million ids", "on a 4-vCPU VM", "a row dated 2100"): how much and
+#: when for them. Documentation states ranges and the sizes it recommends, not the asker's
+#: value, so these are no terms of the question; an amount the asker asks for ("cap the cache
+#: at 512MB", "time out after 30 seconds") still is, and so is a clock time: "only sync
+#: between 1am and 6am" is the window they want, which the docs must offer.
+_SITUATION = re.compile(
+    r"\b(?:about|around|roughly|approximately|nearly|almost)\s+\d+(?:[.,]\d+)?"
+    rf"(?:\s?{_SCALE}{_UNIT}\b|\s(?:thousand|million|billion)\b)?"
+    rf"|\b(?:a|an|my|our|one|each)\s+\d+(?:[.,]\d+)?-?{_UNIT}(?=[\s-])"
+    r"|\b(?:dated|timestamped)\s+\d[\d-]*|\b\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?\b",
     re.I,
 )
 #: the asker's rough count ("a few hundred KB/s", "thousands of files"): an estimate, not a
@@ -143,13 +167,24 @@ _AMOUNT_ASKED = re.compile(
     r"\bhow (?:many|much|long|big|large|often|old)\b"
     r"|\b(?:what|which) (?:size|number)\b"
     r"|\bis there (?:a|any) (?:limit|maximum|max|minimum|cap)\b"
-    r"|\b(?:limit|maximum|minimum|cap) (?:on|of|for|to) (?:how|the number)\b",
+    r"|\b(?:limit|maximum|minimum|cap) (?:on|of|for|to) (?:how|the number)\b"
+    # "what's the most columns …", "what is the longest name …" (not "the most common way")
+    r"|\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:most|fewest)\s+(?!\w+ous\b)\w+s\b"
+    r"|\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:max|maximum|minimum|largest|biggest|longest"
+    r"|highest|lowest|smallest)\b",
     re.I,
 )
 _AMOUNT_STATED = re.compile(
     r"\d|\b(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty"
     r"|forty|fifty|sixty|hundreds?|thousands?|millions?|once|twice|unlimited|infinite"
     r"|no (?:limit|maximum)|any number|as many|single|double|half|dozens?)\b",
+    re.I,
+)
+#: the thing an amount is asked of: "how many *threads*", "the most *columns*", "how much
+#: *memory*" (not a comparative: "how much slower")
+_COUNTED = re.compile(
+    r"\b(?:how\s+(?:many|much)|the\s+(?:most|fewest)|(?:number|count|amount)\s+of)\s+"
+    r"(?P<thing>(?!\w+er\b)\w+)",
     re.I,
 )
 #: what no passage may lack when the question asks for an amount (see ``Evidence.missing``)
@@ -326,8 +361,10 @@ class Lexicon:
             df.update({stem(w) for w in words if len(w) > 1 and w not in STOP} - _STOP_STEMS)
             written = _spellings(text) | _compounds(lower)
             spellings.update(written | _dotted_names(lower))
-            said = split_code(text).prose
-            # most chunks have no code: their prose is all they write
+            # a name only a link's text gives ("QuestDB Community Slack") is where the page
+            # points, not what it says
+            said = split_code(linkless(raw)).prose
+            # most chunks have no code or links: their prose is all they write
             prose.update(written if said == text else _spellings(said) | _compounds(said.lower()))
             phrases.append(_phrase_text(lower))
             n += 1
@@ -438,6 +475,8 @@ class Asked:
     coded: frozenset[str] = frozenset()
     #: the stems of each word the asker joins with hyphens (``cargo-nextest``)
     hyphenated: frozenset[tuple[str, ...]] = frozenset()
+    #: what the question asks an amount of ("how many *threads*"), when it names it
+    counted: str | None = None
 
 
 def question_terms(question: str) -> list[str]:
@@ -454,12 +493,10 @@ def asked(
 
     A word written as a name is kept as written (:func:`spelled_as`) and matches only
     itself: "PyPy" is not "PyPI", and ``log_level`` is not ``add_log_level``."""
-    question = _ROUGH.sub(" ", _ASSIGNED.sub(" ", question))
+    question = _situation(question)
     names = _names(question)
     wanted = tuple(dict.fromkeys(_asked_terms(question)))
-    mine = _NEGATED.sub(
-        _unnamed, question if own is None else _ROUGH.sub(" ", _ASSIGNED.sub(" ", own))
-    )
+    mine = _NEGATED.sub(_unnamed, question if own is None else _situation(own))
     mine = _HAD.sub(" ", mine)
     if vocabulary:
         names |= _unreadable(mine, vocabulary)
@@ -479,7 +516,21 @@ def asked(
             for w, name in _words_as_written(mine)
             if name and w.isalpha() and (w.isupper() or w[1:].islower())
         ),
+        counted=_counted(mine),
     )
+
+
+def _counted(text: str) -> str | None:
+    """The stem of what ``text`` asks an amount of (:data:`_COUNTED`), if a content word."""
+    match = _COUNTED.search(text)
+    thing = terms(match["thing"]) if match else []
+    return thing[0] if thing else None
+
+
+def _situation(text: str) -> str:
+    """``text`` without the asker's own data: values assigned in their code, rough counts,
+    estimates, clock times and dates (:data:`_SITUATION`)."""
+    return _SITUATION.sub(" ", _ROUGH.sub(" ", _ASSIGNED.sub(" ", text)))
 
 
 def _unnamed(match: re.Match[str]) -> str:
@@ -722,12 +773,23 @@ def _states_amount(prose: str, question: Asked, lexicon: Lexicon, subject_share:
     question names: "these two methods" does not say how many stack frames a traceback
     keeps. The docs' subject ("structlog", in most chunks) names nothing in particular."""
     specific = {t for t in question.terms if 0 < lexicon.share(t) < subject_share}
+    if question.counted is not None and lexicon.share(question.counted) < subject_share:
+        # the amount is of the thing asked about: a number of index blocks beside the word
+        # "column" does not say how many columns a table may have
+        specific = {question.counted}
     for block in _BLOCK.split(prose):
-        if _AMOUNT_STATED.search(block) and (
-            not specific or specific & (set(terms(block)) | _spellings(block))
+        said = set(terms(block)) | _spellings(block)
+        if (not specific or specific & said) and _AMOUNT_STATED.search(
+            _WORD.sub(lambda w: " " if _echoes(w[0], question) else w[0], block)
         ):
             return True
     return False
+
+
+def _echoes(word: str, question: Asked) -> bool:
+    """Whether ``word`` is the question's own ("a *single* table", "on a *64*-core box"): a
+    passage that repeats the asker's words states no amount of its own."""
+    return stem(word) in question.terms or EXACT + word.lower() in question.terms
 
 
 def _spellings(text: str) -> set[str]:

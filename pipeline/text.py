@@ -53,6 +53,12 @@ def unlinked(text: str) -> str:
     return _LINK.sub(lambda m: m.group("text"), text)
 
 
+def linkless(text: str) -> str:
+    """``text`` without its Markdown links and images, text and all: what a page says in its
+    own words, not the names it only points at ("our Community Slack")."""
+    return _LINK.sub(" ", text)
+
+
 # the words that open a sentence leaning on the one before it
 _LEANS_BACK = re.compile(
     r"^(?:this|that|these|those|it|they|such|so|thus|then|otherwise|however|instead|"

@@ -10,6 +10,7 @@ from pipeline import Pipeline
 from pipeline.config import PipelineSettings
 from pipeline.events import Route
 from pipeline.evidence import (
+    AMOUNT,
     Lexicon,
     Lexicons,
     _bases,
@@ -553,3 +554,62 @@ def test_a_rough_count_is_no_term_of_the_question() -> None:
     assert found.unknown == 0 and found.coverage == 1.0
     # a price "per million" is a unit the docs must state, not an estimate
     assert stem("million") in asked("how much does it cost per million events?").terms
+
+
+def test_the_askers_estimates_machine_and_dates_are_their_situation_not_terms() -> None:
+    docs = [
+        "Partitioning › Choosing an interval\nFor 30-500 million rows per day, partition by HOUR.",
+        "Health checks › Tuning\nRaise the probe timeout when the VM is busy.",
+        "Retention › Expiry\nRows older than the TTL are dropped with their partition.",
+    ]
+    lexicon = Lexicon.build(docs)
+    estimate = asked("we get roughly 50 million rows a day, which partition interval?")
+    assert estimate.musts == () and not estimate.names
+    assert evidence(estimate, docs[0], lexicon).carries
+    assert asked("a column with about 20 million distinct ids uses memory").musts == ()
+    machine = asked("the probe keeps failing on a 4-vCPU VM, what can I tune?")
+    assert machine.musts == () and spelled_as("vCPU") not in machine.terms
+    assert evidence(machine, docs[1], lexicon).carries
+    dated = asked("someone inserted a row dated 2100, will the TTL drop the table?")
+    assert dated.musts == () and evidence(dated, docs[2], lexicon).carries
+    assert asked("a row from 2024-01-15T10:00:00 is missing").musts == ()
+    # what they ask for stays: an amount to set, a clock time they want, a bare number
+    assert asked("can I cap the cache at about 512MB?").musts == ()
+    assert asked("can I cap the cache at 512MB?").musts == ("512mb",)
+    assert asked("can it only sync between 1am and 6am?").musts == ("1am", "6am")
+    assert asked("does it run on a 64-bit ARM board?").musts == ("64",)
+    assert asked("we get 50 million rows a day, which interval?").musts == ()
+
+
+def test_a_name_only_in_a_links_text_is_not_one_the_docs_cover() -> None:
+    docs = [
+        "Community › Help\nAsk on the [Acme Community Slack](https://slack.example.org) or the forum.",
+        "Tables › Suspended tables\nA table is suspended when a write fails; resume it with ALTER.",
+    ]
+    question = asked("can it post to our Slack channel when a table is suspended?")
+    lexicon = Lexicon.build(docs)
+    assert not evidence(question, docs[1], lexicon).carries
+    assert lexicon.known(spelled_as("Slack"))
+    # written in the docs' own words, the name is covered
+    said = Lexicon.build([*docs, "Alerts › Slack\nAlerts can post to a Slack channel."])
+    assert evidence(question, docs[1], said).carries
+
+
+def test_an_amount_is_stated_of_the_thing_asked_not_echoed_from_the_question() -> None:
+    docs = [
+        "Indexes › Capacity\nEach table index stores row ids in blocks of `256` values.",
+        "Tables › Limits\nA table can have up to 2,048 columns.",
+        "Updates › Versions\nIf a single column changes, only a single column file is rewritten.",
+        *(f"Query page {n} explains joins." for n in range(20)),
+    ]
+    lexicon = Lexicon.build(docs)
+    most = asked("what's the most columns a single table can have?")
+    assert AMOUNT in most.musts and most.counted == stem("columns")
+    assert evidence(most, docs[1], lexicon).carries
+    # a number of something else the question names ("table"), or its own "single", is none
+    assert not evidence(most, docs[0], lexicon).carries
+    assert not evidence(most, docs[2], lexicon).carries
+    assert AMOUNT in asked("what is the longest name a table may have?").musts
+    assert AMOUNT not in asked("what's the most common way to add a column?").musts
+    assert asked("how much slower do inserts get with an index?").counted is None
+    assert asked("how many threads does a pool get?").counted == stem("threads")
