@@ -59,11 +59,12 @@ def test_third_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # Then (definition lists with their term, cross-references scored as their titles,
     # chunks opening mid-thought read back, bullets read to their end): cited 70.0%, fact
     # stated 68.3%. Then (links read as their text, names of several words): 18/20.
-    # Titles in the full-text index and a pool of 6 x 16: hit@6 83.3 -> 90.0%.
+    # Titles in the full-text index and a pool of 6 x 16: hit@6 83.3 -> 90.0%. A name only a
+    # link's text gives is not one the docs cover (Sentry): 19/20.
     m = devset3_report.metrics()
     table = devset3_report.table()
     assert m["hit_at_k"] >= 0.88, table
     assert m["cited_right"] >= 0.73, table
     assert m["fact_stated"] >= 0.68, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.85, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.95, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

@@ -75,11 +75,13 @@ def test_seventh_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # 12's acceptance is the work (tests/devset7/ANALYSIS.md classes every miss). Since code
     # is found in any chunk of its section, with its lead-in, and a stated problem asks how:
     # fact stated 61.4% (TZ=UTC, backups(), QDB_CAIRO_SQL_COPY_ROOT). With a key heading's
-    # description quoted with its key (4636cb2): 93.1%, 0.759, 75.2%, 65.3%, 18/24, 4/4.
+    # description quoted with its key (4636cb2): 93.1%, 0.759, 75.2%, 65.3%, 18/24, 4/4. The
+    # asker's estimates, machine and dates as their situation, names only in links' text and
+    # "what's the most …" as an amount question: +4 cited with fact, +2 clean (20/24).
     m = devset7_report.metrics()
     table = devset7_report.table()
     assert m["hit_at_k"] >= 0.92, table
-    assert m["cited_right"] >= 0.74, table
+    assert m["cited_right"] >= 0.78, table
     assert m["fact_stated"] >= 0.65, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.75, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.83, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
