@@ -69,11 +69,15 @@ def test_every_ninth_devset_label_names_a_section_that_states_its_phrases() -> N
 def test_ninth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     devset9_report: Report,
 ) -> None:
-    # Floors: not yet measured.
+    # Measured when set (offline, MiniLM, main at eb4ee23, questions committed before the
+    # first run): hit@6 88.1%, MRR 0.711, cited right 63.1%, fact stated 52.4%, 12/24
+    # uncovered and 4/4 off-topic clean. The floors sit just under these figures; they catch
+    # a regression, and the gap to issue 12's acceptance is the work (tests/devset9/ANALYSIS.md
+    # classes every miss).
     m = devset9_report.metrics()
     table = devset9_report.table()
-    assert m["hit_at_k"] >= 0.0, table
-    assert m["cited_right"] >= 0.0, table
-    assert m["fact_stated"] >= 0.0, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.0, table
-    assert m["by_kind"]["off_topic"]["rate"] >= 0.0, table
+    assert m["hit_at_k"] >= 0.88, table
+    assert m["cited_right"] >= 0.63, table
+    assert m["fact_stated"] >= 0.52, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.5, table
+    assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
