@@ -36,7 +36,7 @@ class PipelineSettings(BaseModel):
     """unverified quotes: 'mark' them or 'unquote' them"""
     merge_fragments: bool = False
     """one footnote per document instead of per section"""
-    extractive_sentences: int = Field(4, ge=1, le=10)
+    extractive_sentences: int = Field(8, ge=1, le=10)
     """sentences in an offline (extractive) answer"""
     extract_support_weight: float = Field(0.4, ge=0, le=2)
     """offline answers: how much a sentence loses per unit of its passage's support below the best passage's"""
