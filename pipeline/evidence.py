@@ -270,8 +270,14 @@ def stem(word: str) -> str:
         ("er", ""),
         ("ly", ""),
     ):
+        if suffix == "ly" and w.endswith("ply"):
+            # "apply", "reply", "supply" are verbs, not adverbs: "apply" is not "app"
+            break
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             w = w[: len(w) - len(suffix)] + repl
+            if suffix in ("ing", "ed") and w.endswith("er") and len(w) >= 5:
+                # "filtering" and "ordered" are "filter" and "order", whose stem drops -er
+                w = w[:-2]
             break
     if w.endswith("e") and len(w) > 4:
         w = w[:-1]

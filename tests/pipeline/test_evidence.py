@@ -45,6 +45,10 @@ def test_stems_join_plurals_and_derived_forms() -> None:
     assert stem("configured") == stem("configuration") == stem("configure")
     assert stem("verbose") == stem("verbosity") and stem("utilities") == stem("utility")
     assert stem("wrote") == stem("written") == stem("write") and stem("sent") == stem("send")
+    # an -er verb's -ing and -ed forms join it, and a -ply verb is not an -ly adverb
+    assert stem("filtering") == stem("filter") == stem("filters")
+    assert stem("ordered") == stem("order") and stem("delivering") == stem("deliver")
+    assert stem("apply") != stem("app") and stem("quickly") == stem("quick")
 
 
 def test_terms_drop_chat_words_and_keep_content() -> None:
