@@ -1,9 +1,10 @@
 """Cost of the evidence check and the evidence-aware extraction per question, at 10k chunks.
 
-Baseline in the same run: today's embedding-only grade plus the similarity-only
-extraction of the same six passages. New: the same grade, each passage's support
-(IDF-weighted coverage and unknown terms against term statistics of 10k chunks),
-and the extraction scored by coverage too. Embeddings come from a cheap hashing
+Baseline in the same run: the embedding-only grade plus the similarity-only
+extraction of four sentences from the same six passages, as before issue 12. New: the
+same grade, each passage's support (IDF-weighted coverage and unknown terms against term
+statistics of 10k chunks), and the extraction scored by coverage too, of as many sentences
+as an answer quotes by default (``pipeline.extractive_sentences``). Embeddings come from a cheap hashing
 embedder in both arms, so the difference is the new work itself (model time is
 the same for both: the same sentences are embedded). Rounds are interleaved.
 Target: at most +20 ms p50. Run with::
@@ -110,7 +111,13 @@ def test_evidence_and_extraction_cost_per_question() -> None:
                         )
                         for g, t in zip(grades, texts, strict=True)
                     ]
-                    await extract(question, sources, grader, limit=4, lexicon=lexicon)
+                    await extract(
+                        question,
+                        sources,
+                        grader,
+                        limit=settings.extractive_sentences,
+                        lexicon=lexicon,
+                    )
                 else:
                     await extract(question, sources, grader, limit=4)
                 sink.append((time.perf_counter() - t0) * 1000)
