@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from citations.model import Source
 from connectors.knowledge.store import KnowledgeStore
 from pipeline import Pipeline
@@ -49,6 +51,35 @@ def test_stems_join_plurals_and_derived_forms() -> None:
     assert stem("filtering") == stem("filter") == stem("filters")
     assert stem("ordered") == stem("order") and stem("delivering") == stem("deliver")
     assert stem("apply") != stem("app") and stem("quickly") == stem("quick")
+
+
+@pytest.mark.parametrize(
+    ("forms", "kept"),
+    [
+        # plurals: -ies, -sses and -s, but not the -ss, -us and -is of a word's own ending
+        (("queries", "query"), ""),
+        (("classes", "class"), ""),
+        (("ties", "tie"), ""),
+        (("uses", "use"), ""),
+        # derived forms join their word
+        (("relational", "relate"), ""),
+        (("darkness", "dark"), ""),
+        (("deployment", "deploy"), ""),
+        (("connection", "connect"), ""),
+        (("easier", "easy"), ""),
+        # kept whole: a word of three letters, a short word's final e, a word's own -s ending
+        (("gas",), "gas"),
+        (("code",), "code"),
+        (("status",), "status"),
+        (("access",), "access"),
+        (("analysis",), "analysis"),
+    ],
+)
+def test_stem_forms(forms: tuple[str, ...], kept: str) -> None:
+    stems = {stem(f) for f in forms}
+    assert len(stems) == 1, stems
+    if kept:
+        assert stems == {kept}
 
 
 def test_terms_drop_chat_words_and_keep_content() -> None:
