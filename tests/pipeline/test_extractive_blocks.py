@@ -97,14 +97,14 @@ def test_a_block_naming_more_of_the_question_comes_after_the_home_block_once() -
         state.add(sentence(state, 1, "Mailer settings", scores[0]))
         state.add(sentence(state, 2, "Other settings are", scores[1]))
         assert shown(state, QUESTION, best) == ["spool = 1", second], scores
-    # a block already shown (a sentence announced it) is not shown twice, and one naming
-    # no more than it brings no company
-    state = picked(home, richer)
+    # a block already shown (another section's sentence announced it) is not shown twice,
+    # and does not keep the best section's own block out: it shows how to do its own thing
+    state = picked(home, richer, richest_elsewhere)
     best = sentence(state, 0, "Set the spool")
     state.add(best)
     announced = state.read[1][-1]
     state.add(Pick(1, announced.start, announced.text, 2, 0.9, "code"), counts=False)
-    assert shown(state, QUESTION, best) == ["mailer.spool.limit = 10"]
+    assert shown(state, QUESTION, best) == ["mailer.spool.limit = 10", "spool = 1"]
 
 
 def test_another_sections_block_is_shown_only_when_it_names_part_of_the_question() -> None:

@@ -364,3 +364,32 @@ async def test_a_how_to_answer_shows_the_block_a_lead_in_gives_from_any_chunk_of
         "with the `exports()` table function: [3]\n\n```sql\nSELECT * FROM exports();\n```\n[3]"
         in (text)
     )
+
+
+QUIET = """## Silencing one function
+
+Sometimes one function logs far too much, and you want its lines gone from the output.
+Tern drops a function's log lines when a filter on the function name is in the chain.
+
+```python
+tern.configure(filters=[tern.DropFunction("noisy")])
+```"""
+
+SEEN = """## Colored output
+
+To see the log lines of every function in color in the output, all it takes is:
+
+```python
+tern.configure(color=True)
+```"""
+
+
+async def test_another_sections_block_does_not_keep_the_best_sections_code_out(
+    embedder: Embedder,
+) -> None:
+    question = "how do I get rid of the log lines of one function in the output?"
+    text, _ = await answered(question, [source(QUIET, 1), source(SEEN, 2)], embedder, limit=4)
+    # the other section's sentence brings the code it announces; that is no answer to how,
+    # and the best section's code is still shown
+    assert "tern.configure(color=True)" in text
+    assert 'tern.configure(filters=[tern.DropFunction("noisy")])\n```\n[1]' in text
