@@ -286,6 +286,25 @@ class _Picked:
             self._steps(pick)
         elif pick.kind == "item" and _GOES_ON.search(pick.text):
             self._runs_on(pick)
+        if pick.kind == "item":
+            self._lead_in(pick)
+
+    def _lead_in(self, item: Pick) -> None:
+        """The sentence announcing the list ``item`` is in ("The following files are always
+        included and cannot be excluded:"), which brings the list: quoted alone, an item
+        loses what it is a case of, and the answer what the list says as a whole."""
+        order = self.read[item.source_rank]
+        at = _index(order, item)
+        while at > 0 and order[at - 1].kind == "item" and not order[at - 1].announces:
+            at -= 1
+        if at == 0 or not order[at - 1].announces:
+            return
+        lead = order[at - 1]
+        if HEADING_LINE.search(self.texts[item.source_rank][lead.end : order[at].start]):
+            return
+        said = self.scored.get((item.source_rank, lead.start))
+        if said is not None:
+            self.add(said, counts=False)
 
     def _runs_on(self, item: Pick) -> None:
         """The item after one that ends in "or", "and" or a comma: one sentence in two bullets

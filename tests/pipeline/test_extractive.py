@@ -239,3 +239,40 @@ async def test_a_sentence_that_opens_steps_brings_every_step(embedder: Embedder)
     assert "Then copy the data folder across with rsync." in text
     assert "Finally start the writer on the new host and point clients at it." in text
     assert "a replica serves reads" not in text
+
+
+ALWAYS = """## Files in the archive
+
+Patterns pick the rest. These cannot be left out:
+
+- `pyproject.toml`
+- the readme file the project metadata names
+- the license files
+
+Anything else the patterns exclude stays out."""
+
+
+async def test_a_list_item_comes_with_the_sentence_announcing_its_list(
+    embedder: Embedder,
+) -> None:
+    lexicon = Lexicon.build([ALWAYS])
+    text, picks = await extract(
+        "can I drop the readme file from the archive?",
+        [source(ALWAYS)],
+        EmbeddingGrader(embedder),
+        limit=1,
+        lexicon=lexicon,
+    )
+    # the item says the readme is in the list; what the list is, its lead-in says
+    assert max(picks, key=lambda p: p.score).text.startswith("the readme file")
+    assert "These cannot be left out:\n- `pyproject.toml`\n- the readme file" in text
+    # a list under another heading is not what the sentence before the heading announces
+    headed = ALWAYS.replace("left out:\n\n", "left out:\n\n## Always in\n\n")
+    told, _ = await extract(
+        "can I drop the readme file from the archive?",
+        [source(headed)],
+        EmbeddingGrader(embedder),
+        limit=1,
+        lexicon=Lexicon.build([headed]),
+    )
+    assert "left out" not in told
