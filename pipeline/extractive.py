@@ -218,6 +218,8 @@ async def extract(
         if picked.full or pick.score < floor:
             break
         picked.add_leaning(pick)
+        if pick.kind == "sentence":
+            picked.read_paragraph(pick)
         if pick.text.rstrip().endswith(":"):
             # what it announces carries on to the end of its bullet ("This has two drawbacks:")
             picked.read_block(pick)
@@ -422,6 +424,23 @@ class _Picked:
             self.add(pick)
             lead = pick
         self.read_block(best)
+
+    def read_paragraph(self, pick: Pick) -> None:
+        """The rest of ``pick``'s paragraph while it stays on the question (each sentence at
+        least the floor): a paragraph goes on with what its sentence leads to ("The Cargo home
+        is a download cache. … You can alter its location by setting `CARGO_HOME`."), and
+        the next sentence of a picked one, context rather than a fact of its own, does not
+        count against the limit."""
+        order, at = self._placed(pick)
+        text = self.texts[pick.source_rank]
+        for before, unit in pairwise(order[at:]):
+            gap = text[before.end : unit.start]
+            if unit.kind != "sentence" or "\n\n" in gap or HEADING_LINE.search(gap):
+                return
+            more = self.scored.get((pick.source_rank, unit.start))
+            if more is None or more.score < self.floor:
+                return
+            self.add(more, counts=False)
 
     def _example(self, rank: int, order: Sequence[Unit], at: int) -> list[Pick]:
         """The sentences of source ``rank`` from ``order[at]`` on that each lean on the one

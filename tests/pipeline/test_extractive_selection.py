@@ -109,3 +109,29 @@ async def test_without_a_lexicon_sentences_are_chosen_by_similarity(embedder: Em
         limit=1,
     )
     assert picks[0].text.startswith("Run `dbtool status --last`")
+
+
+HOME = """## The tern home
+
+The tern home is where tern keeps the packages it downloads. \
+You can move it by setting the `TERN_HOME` environment variable.
+
+Its layout may change between releases."""
+
+CACHE = """## Download cache
+
+Where does tern keep the packages it downloads? In its download cache folder."""
+
+
+async def test_a_picked_sentence_brings_the_rest_of_its_paragraph(embedder: Embedder) -> None:
+    question = "where does tern keep the packages it downloads, and can I move that folder?"
+    sources = [source(CACHE, 1), source(HOME, 2)]
+    lexicon = Lexicon.build(s.text for s in sources)
+    text, picks = await extract(
+        question, sources, EmbeddingGrader(embedder), limit=3, lexicon=lexicon
+    )
+    # the paragraph goes on with how to move the folder, which counts for nothing alone
+    assert "The tern home is where tern keeps the packages it downloads. You can move it" in text
+    assert len({p.source_rank for p in picks}) == 2
+    # the paragraph after it is not its continuation
+    assert "Its layout" not in text
