@@ -54,6 +54,6 @@ def test_second_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     assert m["hit_at_k"] >= 0.95, table
     # since reST in {eval-rst} has its tabs and code read as such: cited right 89.5%
     assert m["cited_right"] >= 0.87, table
-    assert m["fact_stated"] >= 0.83, table
+    assert m["fact_stated"] >= 0.89, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.95, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

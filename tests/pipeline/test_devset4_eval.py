@@ -71,9 +71,9 @@ def test_fourth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     m = devset4_report.metrics()
     table = devset4_report.table()
     assert m["hit_at_k"] >= 0.96, table
-    assert m["cited_right"] >= 0.91, table
+    assert m["cited_right"] >= 0.93, table
     # since extraction reads content tabs and lead-ins with what they announce: fact 72.8%;
     # since a passage's clear lead in support counts twice in sentence choice: fact 80.2%
-    assert m["fact_stated"] >= 0.81, table
+    assert m["fact_stated"] >= 0.88, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.68, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

@@ -66,9 +66,9 @@ def test_fifth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     m = devset5_report.metrics()
     table = devset5_report.table()
     assert m["hit_at_k"] >= 0.75, table
-    assert m["cited_right"] >= 0.62, table
+    assert m["cited_right"] >= 0.70, table
     # a name heading's description quoted with its name (session 8, extraction, main
     # 665bd1e): fact stated 51.6%
-    assert m["fact_stated"] >= 0.51, table
+    assert m["fact_stated"] >= 0.66, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.73, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

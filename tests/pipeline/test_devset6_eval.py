@@ -74,9 +74,9 @@ def test_sixth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     m = devset6_report.metrics()
     table = devset6_report.table()
     assert m["hit_at_k"] >= 0.94, table
-    assert m["cited_right"] >= 0.85, table
+    assert m["cited_right"] >= 0.89, table
     # option descriptions quoted with their names, run-on bullets, "what do I change" as a
     # how-to (session 8, extraction, main 665bd1e): fact stated 67.8%, cited 82.8%
-    assert m["fact_stated"] >= 0.68, table
+    assert m["fact_stated"] >= 0.78, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.86, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

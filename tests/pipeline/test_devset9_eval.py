@@ -73,11 +73,12 @@ def test_ninth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     # first run): hit@6 88.1%, MRR 0.711, cited right 63.1%, fact stated 52.4%, 12/24
     # uncovered and 4/4 off-topic clean. The floors sit just under these figures; they catch
     # a regression, and the gap to issue 12's acceptance is the work (tests/devset9/ANALYSIS.md
-    # classes every miss).
+    # classes every miss). Since answers quote up to eight sentences and read on to the end of
+    # a picked sentence's paragraph (main at 10eefbe): cited 72.6%, fact 63.1%.
     m = devset9_report.metrics()
     table = devset9_report.table()
     assert m["hit_at_k"] >= 0.88, table
-    assert m["cited_right"] >= 0.63, table
-    assert m["fact_stated"] >= 0.52, table
+    assert m["cited_right"] >= 0.72, table
+    assert m["fact_stated"] >= 0.63, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.5, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

@@ -139,7 +139,7 @@ def test_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     m = devset_report.metrics()
     table = devset_report.table()
     assert m["hit_at_k"] >= 0.95, table
-    assert m["cited_right"] >= 0.96, table
-    assert m["fact_stated"] >= 0.92, table
+    assert m["cited_right"] >= 0.98, table
+    assert m["fact_stated"] >= 0.93, table
     assert m["by_kind"]["uncovered"]["rate"] >= 0.9, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
