@@ -25,8 +25,10 @@ from pipeline.units import FENCE_LINE, units
 
 log = logging.getLogger("citebot.pipeline.sections")
 
-# the row of dashes under a table's column headings
-_DASHES = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+[ \t]*$")
+# the row of dashes under a table's column headings; a pipe parts each cell from the next, so
+# a long run of dashes that is not such a row fails at once (were the pipes optional, every
+# way of splitting the run into cells would be tried: minutes for a line of 60 dashes)
+_DASHES = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
 
 #: the best sources read on (the answer's sentences come mostly from the first few;
 #: each source read on costs its extra sentences' embeddings)

@@ -4,6 +4,8 @@ written), and a chunk that opens mid-thought is read with the one before it."""
 
 from __future__ import annotations
 
+import pytest
+
 from pipeline.ports import Embedder
 from pipeline.sections import widened
 from pipeline.text import plain
@@ -199,6 +201,27 @@ def test_a_chunk_opening_inside_a_table_is_read_from_its_column_headings() -> No
     # a chunk opening with its own table heading is read as it is
     [own] = widened([chunks[0]], chunks, after=0)
     assert own.text == texts[0]
+
+
+@pytest.mark.timeout(10)
+def test_a_long_rule_under_a_table_row_is_read_at_once() -> None:
+    # a row of dashes that is not a table's heading rule (an ASCII-art line, a banner in a
+    # log) must not make every chunk read on stall: Traefik's docs hung a question for minutes
+    url = "https://docs.example/build#build-data"
+    texts = [
+        "The router matches the host.\n\n| Host | Service |\n| --- | --- |\n| a | b |",
+        "| c | d |\n" + "-" * 200 + " banner\nThen the page goes on.",
+        "More prose after the banner.",
+    ]
+    chunks = chunked(texts, url)
+    [wide] = widened([chunks[1]], chunks, after=0)
+    assert wide.text.startswith("The router matches the host.")
+    # a heading rule with or without outer pipes still marks a table's heading
+    [own] = widened([chunks[0]], chunks, after=0)
+    assert own.text == texts[0]
+    no_outer = chunked(["| x\n---|---\n1|2", "a | b |\n---|---\n3|4"], url)
+    [second] = widened([no_outer[1]], no_outer, after=0)
+    assert second.text == "a | b |\n---|---\n3|4"
 
 
 def test_a_row_cut_in_two_by_a_chunk_boundary_is_one_row_again() -> None:
