@@ -70,11 +70,15 @@ def test_every_tenth_devset_label_names_a_section_that_states_its_phrases() -> N
 def test_tenth_devset_answers_are_cited_and_uncovered_questions_get_no_answer(
     devset10_report: Report,
 ) -> None:
-    # Floors set after the first run (see tests/devset10/ANALYSIS.md).
+    # Measured when set (offline, MiniLM, questions committed before the first run): at main
+    # eb4ee23 (with 920cb6a's fix, without which a question on these pages hung for minutes)
+    # hit@6 85.7%, MRR 0.700, cited right 65.5%, fact stated 56.0%, 14/24 uncovered and 4/4
+    # off-topic clean; at main 920cb6a cited 66.7%, fact 65.5%, the rest the same. The floors
+    # sit just under these figures (tests/devset10/ANALYSIS.md classes every miss).
     m = devset10_report.metrics()
     table = devset10_report.table()
-    assert m["hit_at_k"] >= 0.0, table
-    assert m["cited_right"] >= 0.0, table
-    assert m["fact_stated"] >= 0.0, table
-    assert m["by_kind"]["uncovered"]["rate"] >= 0.0, table
-    assert m["by_kind"]["off_topic"]["rate"] >= 0.0, table
+    assert m["hit_at_k"] >= 0.85, table
+    assert m["cited_right"] >= 0.66, table
+    assert m["fact_stated"] >= 0.65, table
+    assert m["by_kind"]["uncovered"]["rate"] >= 0.58, table
+    assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
