@@ -552,8 +552,8 @@ class _Picked:
 
         # code another section's sentence brought along (its announced example, the output
         # it explains) shows how to do that section's thing, not what the best one says
-        ours = any(p.kind == "code" and self.urls[p.source_rank] == home for p in self.chosen)
-        if not ours and blocks:
+        home_shown = any(p.kind == "code" and self.urls[p.source_rank] == home for p in self.chosen)
+        if not home_shown and blocks:
             rank, unit, share = min(blocks, key=order)
             if self.urls[rank] != home and not share:
                 return
