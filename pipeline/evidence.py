@@ -131,11 +131,13 @@ _UNIT = (
     r"v?cores?|v?cpus?|threads?|nodes?|servers?|machines?|devices?|users?|rows?|files?)"
 )
 _SCALE = r"(?:(?:thousand|million|billion)\s)?"
-#: an amount the asker says they have (``my pi has 512MB of RAM``, "we have 2 TB to sync"):
-#: their situation, which the docs do not state, not a number the answer must have
-#: Only a unit of measure makes it an amount: "does the GUI have 2FA" names a feature.
+#: an amount the asker says they have (``my pi has 512MB of RAM``, "we have 2 TB to sync",
+#: "our disk is 500GB"): their situation, which the docs do not state, not a number the
+#: answer must have. Only a unit of measure makes it an amount: "does the GUI have 2FA"
+#: names a feature.
 _HAD = re.compile(
-    r"\b(?:has|have|had|got|get)\s+(?:(?:about|around|only|just|over|nearly|almost|roughly)\s+)?"
+    r"(?:\b(?:has|have|had|got|get)|\b(?:my|our)\s+(?:[\w-]+\s+){1,3}?(?:is|are|was|were))\s+"
+    r"(?:(?:about|around|only|just|over|nearly|almost|roughly)\s+)?"
     rf"\d+(?:[.,]\d+)?\s?{_SCALE}{_UNIT}\b(?![.-]\w)",
     re.I,
 )
@@ -160,6 +162,22 @@ _ROUGH = re.compile(
     re.I,
 )
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+#: the plural of a status code ("our CDN doesn't like 404s"): the code itself
+_CODES = re.compile(r"\b([1-5]\d\d)s\b")
+#: a percentile written as a latency dashboard names it ("p95", "p99.9"): which percentile the
+#: asker wants is their pick, and the docs say how to compute any percentile ("the 90th")
+_PERCENTILE = re.compile(r"\b[pP]\d{2}(?:\.\d+)?\b")
+#: a major version as a release names it ("3.0", "3.x", "Prometheus v3.9"): what the asker
+#: calls "v3"
+_MAJOR = re.compile(r"(?<![\w.])v?(\d+)\.(?:x\b|\d)")
+#: the value the asker says they gave a setting ("I set retention to 7d", "we changed the
+#: timeout to 30s"): their configuration, not a value the docs must state
+_SET_TO = re.compile(
+    r"(?<!\bcan )(?<!\bcould )(?<!\bshould )(?<!\bdo )(?<!\bhow )(?<!\bwould )(?<!\bshall )"
+    r"(?<!\bmay )(?<!\bmust )\b(?:I|we)(?:'ve|\s+have)?\s+(?:already\s+)?(?:set|changed|configured|raised|lowered)\b"
+    r"[^.?!;\n]{0,40}?\bto\s+(?P<value>[\w.:/-]*\d[\w.:/-]*)",
+    re.I,
+)
 _SENTENCE_END = re.compile(r"[.?!:;]$")
 #: paragraphs and list items: "Defaults to `500`." follows what it is the default of
 _BLOCK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[*+-]|\d+[.)])[ \t])")
@@ -194,6 +212,9 @@ AMOUNT = "<amount>"
 SUBJECT_SHARE = 0.2
 #: marks a term that matches only as written (see :func:`spelled_as`); no stem has it
 EXACT = "="
+#: a major version the asker writes ("v3"): a number the passage must have (:data:`_MAJOR`),
+#: not a name the documents must write
+_VERSION = re.compile(re.escape(EXACT) + r"v\d+")
 #: marks a term that matches as written, or as its plural
 FOLDED = "~"
 #: marks a name of several words ("Read the Docs"), known only where the docs write it so
@@ -234,8 +255,11 @@ _IRREGULAR_VERBS = """
     shake shook shaken | speak spoke spoken | steal stole stolen | buy bought | seek sought
     sleep slept | deal dealt
 """
+# one verb's forms per "|" or line: a line's last verb and the next line's first are two verbs
 _BASE_FORM = {
-    form: forms.split()[0] for forms in _IRREGULAR_VERBS.split("|") for form in forms.split()[1:]
+    form: forms.split()[0]
+    for forms in re.split(r"[|\n]", _IRREGULAR_VERBS)
+    for form in forms.split()[1:]
 }
 
 
@@ -503,14 +527,16 @@ def asked(
     names = _names(question)
     wanted = tuple(dict.fromkeys(_asked_terms(question)))
     mine = _NEGATED.sub(_unnamed, question if own is None else _situation(own))
-    mine = _HAD.sub(" ", mine)
+    mine = _SET_TO.sub(_unset, _HAD.sub(" ", mine))
     if vocabulary:
         names |= _unreadable(mine, vocabulary)
     return Asked(
         terms=wanted,
         names=names,
         musts=_musts(mine),
-        spelled=_names(mine) | _name_phrases(mine) | _dotted_names(mine),
+        spelled=frozenset(n for n in _names(mine) if not _VERSION.fullmatch(n))
+        | _name_phrases(mine)
+        | _dotted_names(mine),
         identifiers=_names(mine, identifiers=True),
         coded=frozenset(_spellings(" ".join(m[1] for m in _QUOTED.finditer(mine) if m[1]))),
         hyphenated=frozenset(
@@ -534,9 +560,16 @@ def _counted(text: str) -> str | None:
 
 
 def _situation(text: str) -> str:
-    """``text`` without the asker's own data: values assigned in their code, rough counts,
-    estimates, clock times and dates (:data:`_SITUATION`)."""
-    return _SITUATION.sub(" ", _ROUGH.sub(" ", _ASSIGNED.sub(" ", text)))
+    """``text`` without the asker's own data (values assigned in their code, rough counts,
+    estimates, clock times and dates: :data:`_SITUATION`), a status code's plural as the
+    code, and a percentile's short name as the word."""
+    text = _SITUATION.sub(" ", _ROUGH.sub(" ", _ASSIGNED.sub(" ", text)))
+    return _PERCENTILE.sub("percentile", _CODES.sub(r"\1", text))
+
+
+def _unset(match: re.Match[str]) -> str:
+    """A setting's value the asker gave (:data:`_SET_TO`) taken out of what must match."""
+    return match[0][: match.start("value") - match.start()]
 
 
 def _unnamed(match: re.Match[str]) -> str:
@@ -761,6 +794,7 @@ def evidence(
     )
     if question.musts:
         present = prose | code | set(_WORD.findall(_THOUSANDS.sub("", passage).lower()))
+        present |= {"v" + major for major in _MAJOR.findall(passage)}
         if AMOUNT in question.musts and _states_amount(
             parts.prose, question, lexicon, subject_share
         ):

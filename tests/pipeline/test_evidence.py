@@ -53,6 +53,19 @@ def test_stems_join_plurals_and_derived_forms() -> None:
     assert stem("apply") != stem("app") and stem("quickly") == stem("quick")
 
 
+def test_each_irregular_verb_keeps_its_own_forms() -> None:
+    # The table lists one verb per "|" and ends a line without one: the verb that ends a line
+    # and the one that starts the next are still two verbs ("broke" is not "chose")
+    assert stem("broke") == stem("broken") == stem("break") != stem("choose")
+    assert stem("threw") == stem("throw") != stem("take")
+    assert stem("paid") == stem("pay") != stem("mean")
+    assert stem("brought") == stem("bring") != stem("build")
+    assert stem("held") == stem("hold") != stem("forget")
+    assert stem("overrode") == stem("overridden") == stem("override") != stem("wear")
+    assert stem("shook") == stem("shake") != stem("ride")
+    assert stem("slept") == stem("sleep") != stem("seek")
+
+
 @pytest.mark.parametrize(
     ("forms", "kept"),
     [
@@ -581,6 +594,47 @@ def test_an_amount_the_asker_says_they_have_is_their_situation_not_a_number_to_m
     assert asked("we have 8 GB and 4 vCPUs, how many workers?").musts == ("<amount>",)
     # a version is not an amount
     assert asked("my dep has 1.20.1 out, why?").musts == ("20",)
+
+
+def test_a_value_the_asker_gave_a_setting_or_their_disk_is_their_situation() -> None:
+    docs = [
+        "Storage › Operational aspects\nExpired blocks are removed in the background, up to two"
+        " hours after they expire. Keep the retention size to 80-85% of the disk.",
+    ]
+    lexicon = Lexicon.build(docs)
+    retention = asked("I set retention to 7d but old data is still there, is cleanup instant?")
+    assert retention.musts == () and evidence(retention, docs[0], lexicon).carries
+    disk = asked("our disk is 500GB, what should the retention size be?")
+    assert disk.musts == () and evidence(disk, docs[0], lexicon).carries
+    assert asked("we've changed the timeout to 30s and it fails after 10s").musts == ("10s",)
+    # the value they ask about, or one they want, stays
+    assert asked("can I set the retention to 7d?").musts == ("7d",)
+    assert asked("is 500GB enough for a year?").musts == ("500gb",)
+    assert asked("the disk will be full in 48 hours, how do I extrapolate?").musts == ("48",)
+
+
+def test_a_status_codes_plural_a_percentiles_short_name_and_a_major_version() -> None:
+    docs = [
+        "FAQ › 503 instead of 404\nAdd a catch-all router that answers 503.",
+        "Functions › histogram_quantile\nTo calculate the 90th percentile of request durations,"
+        " use histogram_quantile(0.9, rate(http_request_duration_seconds_bucket[10m])).",
+        "Prometheus 3.0 migration guide › holt_winters renamed\nThe `holt_winters` function is"
+        " now `double_exponential_smoothing`.",
+        "Prometheus 2.x › holt_winters\nThe `holt_winters` function smooths a gauge.",
+    ]
+    lexicon = Lexicon.build(docs)
+    codes = asked("clients do not like 404s, can it answer 503 instead?")
+    assert codes.musts == ("404", "503") and evidence(codes, docs[0], lexicon).carries
+    assert asked("our logs are full of 5xx and 500s").musts == ("5xx", "500")
+    p95 = asked("p95 latency from a histogram per job?")
+    assert p95.musts == () and stem("percentile") in p95.terms
+    assert evidence(p95, docs[1], lexicon).carries
+    # a version the release names "3.0" or "3.x" is the asker's "v3"; "2.x" is not
+    v3 = asked("my holt_winters queries broke after upgrading to v3")
+    assert v3.musts == ("v3",)
+    assert evidence(v3, docs[2], lexicon).carries
+    assert not evidence(v3, docs[3], lexicon).carries
+    assert evidence(v3, "Since v3.9 the flag is a no-op.", lexicon).carries
 
 
 def test_a_rough_count_is_no_term_of_the_question() -> None:
