@@ -90,10 +90,13 @@ _LITERAL = re.compile(r"^(?P<indent>[ \t]*)(?!\.\.[ \t])\S.*::[ \t]*$", re.M)
 _OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # a MyST admonition's fence line: ":::{note}" opens one, a bare ":::" closes it
 FENCE_LINE = re.compile(r"^[ \t]*:{3,}[ \t]*(?P<opens>\{.*)?$", re.M)
-# a pipe table: its heading row, the row of dashes under it, and its body rows
+# a pipe table: its heading row, the row of dashes under it, and its body rows; GFM lets a
+# table leave out its outer pipes ("Directory | Description" over "----------|----"), when
+# the heading row has as many cells as the rule has columns (:func:`_is_table`)
 _TABLE = re.compile(
-    r"^(?P<head>[ \t]*\|.*\|)[ \t]*\n[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*\n"
-    r"(?P<body>(?:[ \t]*\|.*\|[ \t]*(?:\n|\Z))*)",
+    r"^(?P<head>[ \t]*\|.*\||[ \t]*[^\s|][^\n|]*\|[^\n]*)[ \t]*\n"
+    r"(?P<rule>[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*)\n"
+    r"(?P<body>(?:[ \t]*(?:\|.*\||[^\s|][^\n|]*\|[^\n]*)[ \t]*(?:\n|\Z))*)",
     re.M,
 )
 # a definition list entry (MyST, Pandoc): a term on a line of its own, then one or more
@@ -171,8 +174,9 @@ def units(text: str) -> list[Unit]:
         found.append(Unit(match.start(), match.end(), line, "code"))
         mask(match.start(), match.end())
     for match in _TABLE.finditer("".join(masked)):
-        found.extend(_rows(text, match))
-        mask(match.start(), match.end())
+        if _is_table(match):
+            found.extend(_rows(text, match))
+            mask(match.start(), match.end())
     rest = "".join(masked)
     for match in _NOT_PROSE.finditer(rest):
         mask(match.start(), match.end())
@@ -494,6 +498,16 @@ def _trimmed(block: str) -> str:
     lines = block.splitlines()
     indent = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
     return "\n".join(line[indent:] for line in lines)
+
+
+def _is_table(table: re.Match[str]) -> bool:
+    """Whether a match of :data:`_TABLE` is a table: a heading row with its outer pipes, or
+    one with as many cells as the rule under it has columns (a line of prose with a pipe in
+    it over a rule of dashes is not a heading row)."""
+    head = table.group("head").strip()
+    if head.startswith("|") and head.endswith("|"):
+        return True
+    return len(_cells(head)) == len(_cells(table.group("rule")))
 
 
 def _rows(text: str, table: re.Match[str]) -> list[Unit]:

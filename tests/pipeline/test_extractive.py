@@ -3,6 +3,8 @@ the sentence a "This …" leans on, and on into the next chunk of the section.""
 
 from __future__ import annotations
 
+import pytest
+
 from citations.model import Locator, Source
 from connectors.knowledge.store import KnowledgeStore
 from pipeline.evidence import Lexicon
@@ -101,6 +103,38 @@ def test_a_table_row_is_an_item_read_with_its_column_headings() -> None:
     ]
     row = next(u for u in found if u.text == items[1])
     assert EXITS[row.start : row.end].startswith("| The user pressed")
+
+
+def test_a_table_without_outer_pipes_is_read_row_by_row() -> None:
+    # GFM lets a table leave out its outer pipes (the Cargo book's build-cache layout)
+    text = (
+        "Each profile has its own directory:\n\n"
+        "Directory | Description\n----------|------------\n"
+        "`target/debug/` | Contains output for the `dev` profile.\n"
+        "`target/release/` | Contains output for the `release` profile.\n\n"
+        "User-defined profiles are stored in a directory of their own name."
+    )
+    found = units(text)
+    items = [u.text for u in found if u.kind == "item"]
+    assert items == [
+        "`target/debug/`: Contains output for the `dev` profile.",
+        "`target/release/`: Contains output for the `release` profile.",
+    ]
+    assert [u.text for u in found if u.kind == "sentence"] == [
+        "Each profile has its own directory:",
+        "User-defined profiles are stored in a directory of their own name.",
+    ]
+    # a line with a pipe over a rule with another count of columns is no table's heading
+    prose = "Pick a|b when you build the target for a board.\n---|---|---\nThen run it twice."
+    assert not [u for u in units(prose) if u.kind == "item"]
+
+
+@pytest.mark.timeout(10)
+def test_a_long_line_of_pipes_over_a_rule_is_read_at_once() -> None:
+    # a cell-less row is tried at every pipe only once: 20,000 pipes took a minute when the
+    # first cell could reach past a pipe
+    text = "|" * 20_000 + "\n" + "-|" * 20_000 + "\n" + "a|" * 20_000 + "\n"
+    assert units(text) is not None
 
 
 async def test_a_fact_written_only_in_a_table_is_stated(embedder: Embedder) -> None:
