@@ -99,6 +99,9 @@ _TABLE = re.compile(
     r"(?P<body>(?:[ \t]*(?:\|.*\||[^\s|][^\n|]*\|[^\n]*)[ \t]*(?:\n|\Z))*)",
     re.M,
 )
+# rows of a table whose heading row is not in the text (a chunk that opens far down a long
+# table): lines that open and close with a pipe
+_HEADLESS = re.compile(r"^(?:[ \t]*\|.*\|[ \t]*(?:\n|\Z))+", re.M)
 # a definition list entry (MyST, Pandoc): a term on a line of its own, then one or more
 # ": definition" lines with their indented continuation
 _DEFINITION = re.compile(
@@ -177,6 +180,9 @@ def units(text: str) -> list[Unit]:
         if _is_table(match):
             found.extend(_rows(text, match))
             mask(match.start(), match.end())
+    for match in _HEADLESS.finditer("".join(masked)):
+        found.extend(_rows(text, match))
+        mask(match.start(), match.end())
     rest = "".join(masked)
     for match in _NOT_PROSE.finditer(rest):
         mask(match.start(), match.end())
@@ -511,20 +517,23 @@ def _is_table(table: re.Match[str]) -> bool:
 
 
 def _rows(text: str, table: re.Match[str]) -> list[Unit]:
-    """The body rows of a table, each read with its column headings."""
-    heads = _cells(table.group("head"))
+    """The body rows of a table, each read with its column headings (a headless run of rows,
+    :data:`_HEADLESS`, is read as its cells)."""
+    headed = table.re is _TABLE
+    heads = _cells(table.group("head")) if headed else []
     found: list[Unit] = []
-    at = table.start("body")
-    for line in table.group("body").splitlines(keepends=True):
+    at = table.start("body") if headed else table.start()
+    for line in (table.group("body") if headed else table.group()).splitlines(keepends=True):
         cells = _cells(line)
         start, end = at + len(line) - len(line.lstrip()), at + len(line.rstrip())
         at += len(line)
-        pairs = [(h, c) for h, c in zip(heads, cells, strict=False) if c]
+        names = heads if headed else [""] * len(cells)
+        pairs = [(h, c) for h, c in zip(names, cells, strict=False) if c]
         if not pairs:
             continue
         if len(pairs) == 1:
             said = pairs[0][1]
-        elif len(heads) == 2:
+        elif len(names) == 2:
             # two columns are a name and what it means; the headings add nothing
             said = f"{pairs[0][1]}: {pairs[1][1]}"
         else:

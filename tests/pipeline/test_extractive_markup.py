@@ -224,6 +224,33 @@ def test_a_long_rule_under_a_table_row_is_read_at_once() -> None:
     assert second.text == "a | b |\n---|---\n3|4"
 
 
+def test_rows_far_down_a_long_table_are_read_whole_without_their_headings() -> None:
+    # a chunk deep in a 59-row flag table reaches back two chunks, not to the heading row: the
+    # rows are still items, each with every cell (the default is the last one), and the rest
+    # of a row cut at a full stop in a cell is never quoted alone
+    url = "https://docs.example/cli#flags"
+    texts = [
+        "| `--query.timeout` | Maximum time a query may take. | `2m` |\n"
+        "| `--query.max-samples` | Maximum number of samples a query can load into memory.",
+        "Note that queries will fail if they load more samples than this. | `50000000` |\n"
+        "| `--log.format` | Output format of log messages. One of: [logfmt, json] | `logfmt` |",
+    ]
+    chunks = chunked(texts, url)
+    [wide] = widened([chunks[1]], chunks, after=0)
+    found = units(wide.text)
+    assert [u.text for u in found] == [
+        "`--query.timeout` — Maximum time a query may take.; `2m`",
+        "`--query.max-samples` — Maximum number of samples a query can load into memory. Note"
+        " that queries will fail if they load more samples than this.; `50000000`",
+        "`--log.format` — Output format of log messages. One of: logfmt, json; `logfmt`",
+    ]
+    assert all(u.kind == "item" for u in found)
+    # two cells are a name and what it means
+    assert [u.text for u in units("| `a` | Does a thing well. |\n| `b` | Does b. |")] == [
+        "`a`: Does a thing well."
+    ]
+
+
 def test_a_row_cut_in_two_by_a_chunk_boundary_is_one_row_again() -> None:
     url = "https://docs.example/build#build-data"
     head = (
