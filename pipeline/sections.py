@@ -105,8 +105,9 @@ def _joined(source: Source, parts: Sequence[Source]) -> Source:
     for before, chunk in pairwise(parts):
         gap = (chunk.locator.start or 0) - (before.locator.end or 0)
         last = text[text.rfind("\n") + 1 :].strip()
-        # a table's row is one line: a chunk cut inside it was cut at a space
-        inside_row = gap == 1 and last.startswith("|") and not last.endswith("|")
+        # a table's row is one line: a chunk cut inside it was cut at a space, or at a full
+        # stop in a cell before the padding that lines its columns up (a gap of any width)
+        inside_row = gap >= 1 and last.startswith("|") and not last.endswith("|")
         text += (" " if inside_row else _gap(gap)) + chunk.text
     locator = replace(source.locator, start=parts[0].locator.start, end=parts[-1].locator.end)
     return replace(source, text=text, locator=locator)

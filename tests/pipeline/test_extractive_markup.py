@@ -224,6 +224,27 @@ def test_a_long_rule_under_a_table_row_is_read_at_once() -> None:
     assert second.text == "a | b |\n---|---\n3|4"
 
 
+def test_a_padded_row_cut_at_a_full_stop_in_a_cell_is_one_row_again() -> None:
+    # Traefik pads its option tables' cells to line the columns up: a chunk boundary after a
+    # cell's full stop leaves a gap of many spaces, which read as an indented code block of
+    # the row's last cells ("| 30s | No |" shown as code, the default parted from its option)
+    url = "https://docs.example/service#health-check"
+    head = (
+        "| Field | Description | Default | Required |\n|---|---|---|---|\n"
+        "| `interval` | Defines the frequency of the health check calls."
+    )
+    rest = "| 30s     | No       |\n| `timeout` | Defines the timeout. | 5s | No |"
+    chunks = [source(head, start=0, url=url), source(rest, start=len(head) + 58, url=url)]
+    [wide] = widened([chunks[1]], chunks, after=0)
+    assert wide.text == head + " " + rest
+    found = units(wide.text)
+    assert not [u for u in found if u.kind == "code"]
+    assert found[0].text == (
+        "`interval` — Description: Defines the frequency of the health check calls.; "
+        "Default: 30s; Required: No"
+    )
+
+
 def test_rows_far_down_a_long_table_are_read_whole_without_their_headings() -> None:
     # a chunk deep in a 59-row flag table reaches back two chunks, not to the heading row: the
     # rows are still items, each with every cell (the default is the last one), and the rest
