@@ -11,7 +11,7 @@ from pathlib import Path
 from pipeline.config import PipelineSettings
 from pipeline.evaluation import Report
 from tests.devset_html.sets import SETS, ingest
-from tests.pipeline.test_devset_eval import eval_devset
+from tests.pipeline.devset_eval import eval_devset
 
 
 def _row(label: str, report: Report) -> str:

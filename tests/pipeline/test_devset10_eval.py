@@ -15,7 +15,7 @@ from connectors.knowledge.store import KnowledgeStore
 from pipeline.config import PipelineSettings
 from pipeline.evaluation import Report
 from pipeline.ports import Embedder
-from tests.pipeline.test_devset_eval import (
+from tests.pipeline.devset_eval import (
     assert_held_out_shape,
     eval_devset,
     ingest_devset,

@@ -12,7 +12,7 @@ from connectors.knowledge.store import KnowledgeStore
 from pipeline.config import PipelineSettings
 from pipeline.evaluation import Report, parse_cases
 from pipeline.ports import Embedder
-from tests.pipeline.test_devset_eval import eval_devset, ingest_devset
+from tests.pipeline.devset_eval import eval_devset, ingest_devset
 
 DEVSET2 = Path(__file__).parents[1] / "devset2"
 URL_BASE = "https://click.palletsprojects.com/en/stable/"

@@ -13,7 +13,7 @@ from connectors.knowledge.store import KnowledgeStore
 from pipeline.config import PipelineSettings
 from pipeline.evaluation import Report, parse_cases
 from pipeline.ports import Embedder
-from tests.pipeline.test_devset_eval import eval_devset, ingest_devset
+from tests.pipeline.devset_eval import eval_devset, ingest_devset
 
 DEVSET3 = Path(__file__).parents[1] / "devset3"
 URL_BASE = (DEVSET3 / "URL_BASE").read_text(encoding="utf-8").strip()

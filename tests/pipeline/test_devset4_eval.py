@@ -13,7 +13,7 @@ from connectors.knowledge.store import KnowledgeStore
 from pipeline.config import PipelineSettings
 from pipeline.evaluation import Report, parse_cases
 from pipeline.ports import Embedder
-from tests.pipeline.test_devset_eval import eval_devset, ingest_devset, mislabelled
+from tests.pipeline.devset_eval import eval_devset, ingest_devset, mislabelled
 
 DEVSET4 = Path(__file__).parents[1] / "devset4"
 URL_BASE = (DEVSET4 / "URL_BASE").read_text(encoding="utf-8").strip()

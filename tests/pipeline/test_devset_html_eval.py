@@ -18,7 +18,7 @@ from pipeline.config import PipelineSettings
 from pipeline.evaluation import Report, parse_cases
 from pipeline.ports import Embedder
 from tests.devset_html.sets import SETS, HtmlSet, ingest
-from tests.pipeline.test_devset_eval import eval_devset
+from tests.pipeline.devset_eval import eval_devset
 
 
 def _report(html_set: HtmlSet, data_dir: Path, embedder: Embedder) -> Report:
