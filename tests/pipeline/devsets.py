@@ -1,0 +1,224 @@
+"""The development sets ``test_devsets_eval.py`` evaluates, and the floors each must meet.
+
+Each set's floors sit just under what was measured on it; the comment above them is that
+history (what was measured when, and which change moved it). What a set is, and what only it
+checks, is in its own ``test_devsetN_eval.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+TESTS = Path(__file__).parents[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Floors:
+    """The least share of a set's questions each measure of issue 12 must reach (every set
+    must also answer no off-topic question)."""
+
+    hit_at_k: float
+    cited_right: float
+    fact_stated: float
+    #: the share of uncovered questions answered "I couldn't find this" with no source
+    uncovered: float
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class DevSet:
+    name: str
+    folder: Path
+    url_base: str
+    floors: Floors
+    #: seconds for the floors test, whose setup ingests and evaluates the whole set
+    timeout: int = 900
+    #: the label check came with devset4; the sets before it were never held to it
+    labels_checked: bool = True
+
+    def __repr__(self) -> str:
+        # the name is what tells sets apart in --setup-show and in a failed floor's report
+        return f"DevSet({self.name!r})"
+
+
+def _held_out(name: str, floors: Floors, timeout: int = 900, labels_checked: bool = True) -> DevSet:
+    # a held-out set keeps the site its pages came from beside them, as the questions name it
+    url_base = (TESTS / name / "URL_BASE").read_text(encoding="utf-8").strip()
+    return DevSet(name, TESTS / name, url_base, floors, timeout, labels_checked)
+
+
+_SETS = (
+    DevSet(
+        "devset",
+        TESTS / "devset",
+        "https://www.starlette.io/",
+        # Measured when set (offline, MiniLM): hit@6 98%, cited right 90%, fact stated 86.7%,
+        # 20/20 uncovered and 5/5 off-topic clean (18/20 before numbers had to be in the cited
+        # passage). Before the evidence check: 83%, 68%, 0/20, 3/5; before extraction read on
+        # past the chunk and showed code: 90%, 71.7%. Since extraction reads documentation
+        # markup and irregular past forms stem with their verbs ("wrote"): cited 91.7%, fact
+        # 88.3%. Since code/table answers and a passage's support in sentence choice: 95.0%,
+        # 93.3%. Since code naming a good share of a question not asking how is shown: cited
+        # 96.7%.
+        Floors(hit_at_k=0.95, cited_right=0.98, fact_stated=0.93, uncovered=0.9),
+        labels_checked=False,
+    ),
+    DevSet(
+        "devset2",
+        TESTS / "devset2",
+        "https://click.palletsprojects.com/en/stable/",
+        # Measured (offline, MiniLM): hit@6 100%, cited right 84%, fact stated 68.4% (63% before
+        # table rows were units), 11/11 uncovered and 2/2 off-topic clean; 9/11 before
+        # unknown-to-the-model words ("async") weighed as names and amount questions ("is
+        # there a limit") needed an amount; cited right 74%, fact 58% before passages within
+        # 0.25 of a barely-correct best grade contributed. Before the per-passage evidence the
+        # same 9/11 (a different question leaked: "YAML" before, "async" after); before the
+        # extraction that reads on past the chunk: cited right 79%, fact stated 53%. Since
+        # irregular past forms and -uration / -ity nouns stem with their verbs ("wrote",
+        # "verbosity"): cited right 89.5%, fact 73.7%.
+        Floors(
+            hit_at_k=0.95,
+            # since reST in {eval-rst} has its tabs and code read as such: cited right 89.5%
+            cited_right=0.87,
+            fact_stated=0.89,
+            uncovered=0.95,
+        ),
+        timeout=600,
+        labels_checked=False,
+    ),
+    _held_out(
+        "devset3",
+        # Measured when set (offline, MiniLM, main at 73788b3): hit@6 83.3%, MRR 0.722, cited
+        # right 68.3%, fact stated 55.0%, 9/20 uncovered and 4/4 off-topic clean. Well below
+        # tests/devset's figures (98%, 90%, 86.7%, 20/20) on questions nobody tuned for: these
+        # floors catch a regression; the gap is the work (the table lists every miss).
+        # Then (main at 4b59c6f + names no chunk has leave no passage carrying): cited right
+        # 68.3%, fact stated 56.7%, 14/20 uncovered clean. Then (names matched as spelled, code
+        # names in the passage itself, int8 vectors independent of their batch): cited 70.0%,
+        # fact 56.7%, 16/20 uncovered clean; and an amount stated about what is asked: 17/20.
+        # Then (definition lists with their term, cross-references scored as their titles,
+        # chunks opening mid-thought read back, bullets read to their end): cited 70.0%, fact
+        # stated 68.3%. Then (links read as their text, names of several words): 18/20.
+        # Titles in the full-text index and a pool of 6 x 16: hit@6 83.3 -> 90.0%. A name only
+        # a link's text gives is not one the docs cover (Sentry): 19/20.
+        Floors(hit_at_k=0.88, cited_right=0.86, fact_stated=0.78, uncovered=0.95),
+        timeout=600,
+        labels_checked=False,
+    ),
+    _held_out(
+        "devset4",
+        # Measured when set (offline, MiniLM, main at 4c8aec2, questions committed before the
+        # first run): hit@6 93.8%, MRR 0.748, cited right 76.5%, fact stated 58.0%, 11/22
+        # uncovered and 4/4 off-topic clean (devset3 in the same run: 83.3%, 68.3%, 55.0%,
+        # 14/20). These floors catch a regression; the gap to issue 12's acceptance is the work
+        # (tests/devset4/ANALYSIS.md classes every miss). Since links are read as their text
+        # and names of several words must be written together (main at 509112c): cited 77.8%,
+        # fact 60.5%, 14/22 uncovered clean. Since identifiers name their words and a
+        # leading-dot file name is a name: cited 79.0%, fact 61.7%, 15/22. Titles in the
+        # full-text index and a pool of 6 x 16: hit@6 95.1 -> 97.5%, cited 77.8%, fact 63.0%.
+        # Since extraction shows the code a question names unasked and how to change a
+        # default: cited 90.1%, fact 79.0%. Since a name the asker says they do not use ("not
+        # __version__") need not be in the passage (measured on main before the sentence
+        # choice above): cited 91.4%, fact 80.2%; both together (main e0edf87): cited 91.4%,
+        # fact 81.5%.
+        Floors(
+            hit_at_k=0.96,
+            cited_right=0.93,
+            # since extraction reads content tabs and lead-ins with what they announce: fact
+            # 72.8%; since a passage's clear lead in support counts twice in sentence choice:
+            # fact 80.2%
+            fact_stated=0.88,
+            uncovered=0.68,
+        ),
+    ),
+    _held_out(
+        "devset5",
+        # Measured when set (offline, MiniLM, main at 045acd8, questions committed before the
+        # first run): hit@6 76.8%, MRR 0.556, cited right 60.0%, fact stated 36.8%, 12/23
+        # uncovered and 4/4 off-topic clean. These floors catch a regression; the gap to issue
+        # 12's acceptance is the work (tests/devset5/ANALYSIS.md classes every miss). Raised
+        # after names only in code blocks, British spellings and the subject's hyphenated tools
+        # (answerability, session 7): cited 63.2%, fact 45.3%, uncovered 17/23. With extraction
+        # showing the example a sentence leads into, the block "This …" follows and how to
+        # change a default (main 1feaec2 + feebfe8): fact 49.5%.
+        Floors(
+            hit_at_k=0.75,
+            cited_right=0.70,
+            # a name heading's description quoted with its name (session 8, extraction, main
+            # 665bd1e): fact stated 51.6%
+            fact_stated=0.66,
+            uncovered=0.73,
+        ),
+    ),
+    _held_out(
+        "devset6",
+        # Measured when set (offline, MiniLM, main at 70e43a1, questions committed before the
+        # first run): hit@6 95.4%, MRR 0.818, cited right 79.3%, fact stated 47.1%, 19/22
+        # uncovered and 4/4 off-topic clean. These floors catch a regression; the gap to issue
+        # 12's acceptance is the work (tests/devset6/ANALYSIS.md classes every miss).
+        # With HTML read as the Markdown it stands for (session 7, the lead, who reads this
+        # set; the reader's author did not): hit@6 94.3% (one question fewer), MRR 0.809, cited
+        # right 81.6%, fact stated 59.8%, 19/22 and 4/4 clean. A setting's name in a <dt>
+        # read as the term of its description (session 8, formats): cited 82.8%, fact 64.4%.
+        # Since a passage's clear lead in support counts twice in sentence choice: fact 65.5%.
+        # An amount the asker says they have ("has 512MB of RAM") is no number to match, and a
+        # rough count ("a few hundred KB/s") no term (answerability, measured at 7b68b64 before
+        # the sentence choice): cited 85.1%, fact 65.5%; both together (main e0edf87): 85.1%,
+        # 69.0%.
+        Floors(
+            hit_at_k=0.94,
+            cited_right=0.89,
+            # option descriptions quoted with their names, run-on bullets, "what do I change"
+            # as a how-to (session 8, extraction, main 665bd1e): fact stated 67.8%, cited 82.8%
+            fact_stated=0.78,
+            uncovered=0.86,
+        ),
+    ),
+    _held_out(
+        "devset7",
+        # Measured when set (offline, MiniLM, main at 4d11659, questions committed before the
+        # first run): hit@6 92.1%, MRR 0.743, cited right 73.3%, fact stated 56.4%, 17/24
+        # uncovered and 4/4 off-topic clean. At b3740a6 (.mdx read): 91.1%, 0.740, 74.3%, 59.4%,
+        # 17/24. At 7b68b64 (a .md page written for an MDX site read as MDX): 92.1%, 0.743,
+        # 74.3%, 58.4%, 18/24, 4/4 (one fact lost, one leak fixed; ANALYSIS.md). The floors are
+        # from 7b68b64, the newest main measured; they catch a regression, and the gap to issue
+        # 12's acceptance is the work (tests/devset7/ANALYSIS.md classes every miss). Since code
+        # is found in any chunk of its section, with its lead-in, and a stated problem asks how:
+        # fact stated 61.4% (TZ=UTC, backups(), QDB_CAIRO_SQL_COPY_ROOT). With a key heading's
+        # description quoted with its key (4636cb2): 93.1%, 0.759, 75.2%, 65.3%, 18/24, 4/4. The
+        # asker's estimates, machine and dates as their situation, names only in links' text and
+        # "what's the most …" as an amount question: +4 cited with fact, +2 clean (20/24).
+        Floors(hit_at_k=0.92, cited_right=0.81, fact_stated=0.76, uncovered=0.83),
+    ),
+    _held_out(
+        "devset8",
+        # Measured when set (offline, MiniLM, main at c25e7df, questions committed before the
+        # first run): hit@6 93.1%, MRR 0.744, cited right 78.2%, fact stated 56.4%, 18/24
+        # uncovered and 4/4 off-topic clean. The floors sit just under these figures; they catch
+        # a regression, and the gap to issue 12's acceptance is the work
+        # (tests/devset8/ANALYSIS.md classes every miss).
+        Floors(hit_at_k=0.93, cited_right=0.88, fact_stated=0.75, uncovered=0.75),
+    ),
+    _held_out(
+        "devset9",
+        # Measured when set (offline, MiniLM, main at eb4ee23, questions committed before the
+        # first run): hit@6 88.1%, MRR 0.711, cited right 63.1%, fact stated 52.4%, 12/24
+        # uncovered and 4/4 off-topic clean. The floors sit just under these figures; they catch
+        # a regression, and the gap to issue 12's acceptance is the work
+        # (tests/devset9/ANALYSIS.md classes every miss). Since answers quote up to eight
+        # sentences and read on to the end of a picked sentence's paragraph (main at 10eefbe):
+        # cited 72.6%, fact 63.1%.
+        Floors(hit_at_k=0.88, cited_right=0.72, fact_stated=0.63, uncovered=0.5),
+    ),
+    _held_out(
+        "devset10",
+        # Measured when set (offline, MiniLM, questions committed before the first run): at main
+        # eb4ee23 (with 920cb6a's fix, without which a question on these pages hung for minutes)
+        # hit@6 85.7%, MRR 0.700, cited right 65.5%, fact stated 56.0%, 14/24 uncovered and 4/4
+        # off-topic clean; at main 920cb6a cited 66.7%, fact 65.5%, the rest the same. The
+        # floors sit just under these figures (tests/devset10/ANALYSIS.md classes every miss).
+        Floors(hit_at_k=0.85, cited_right=0.66, fact_stated=0.65, uncovered=0.58),
+    ),
+)
+
+DEVSETS: dict[str, DevSet] = {s.name: s for s in _SETS}
