@@ -18,6 +18,10 @@ from tests.fakes.openai_server import FakeOpenAI
 from tests.fakes.tavily_server import FakeTavily
 from tests.pipeline.test_end_to_end import BASE, DOCS
 
+# the dev sets' shared checks assert outside any test module; rewritten, a failing one shows
+# what it compared, as it did when they lived in test_devset_eval.py
+pytest.register_assert_rewrite("tests.pipeline.devset_eval")
+
 
 @pytest.fixture(scope="session")
 def embedder() -> Embedder:
