@@ -19,7 +19,7 @@ from connectors.knowledge.store.lancedb import open_lancedb
 from connectors.providers.embeddings import MiniLMEmbedding
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
-from pipeline.evaluation import Report, RetrievalCheck, parse_cases, run_eval, states
+from pipeline.evaluation import Case, Report, RetrievalCheck, parse_cases, run_eval, states
 from pipeline.ports import Embedder
 
 
@@ -39,18 +39,26 @@ def pages(folder: Path) -> list[Path]:
     return sorted(p for p in folder_files(folder / "docs") if kind_of(p.name) is not None)
 
 
+def assert_labelled(folder: Path, url_base: str, answerable: int, uncovered: int) -> list[Case]:
+    """``folder/questions.yaml`` has at least ``answerable`` questions labelled with the
+    sections to cite and the phrases to state, at least ``uncovered`` the docs do not cover,
+    3 to 5 off-topic ones, and the set's URL base; returns the labelled questions."""
+    text = (folder / "questions.yaml").read_text(encoding="utf-8")
+    cases = parse_cases(text, fmt="yaml")
+    labelled = [c for c in cases if c.expect == "answer"]
+    assert len(labelled) >= answerable
+    assert all(c.urls and c.contains for c in labelled)
+    assert len([c for c in cases if c.kind == "uncovered"]) >= uncovered
+    assert 3 <= len([c for c in cases if c.kind == "off_topic"]) <= 5
+    assert f"url_base: {url_base}" in text
+    return labelled
+
+
 def assert_held_out_shape(folder: Path, url_base: str) -> None:
     """A held-out set's size and kinds (devset5 on): 60 answerable questions with labels,
     a few follow-ups, 20 uncovered, 3 to 5 off-topic, 40 pages."""
-    text = (folder / "questions.yaml").read_text(encoding="utf-8")
-    cases = parse_cases(text, fmt="yaml")
-    answerable = [c for c in cases if c.expect == "answer"]
-    assert len(answerable) >= 60
-    assert all(c.urls and c.contains for c in answerable)
-    assert len([c for c in answerable if c.history]) >= 3
-    assert len([c for c in cases if c.kind == "uncovered"]) >= 20
-    assert 3 <= len([c for c in cases if c.kind == "off_topic"]) <= 5
-    assert f"url_base: {url_base}" in text
+    labelled = assert_labelled(folder, url_base, answerable=60, uncovered=20)
+    assert len([c for c in labelled if c.history]) >= 3
     assert len(pages(folder)) >= 40
 
 

@@ -4,7 +4,7 @@ the evidence check and the extraction are fitted on ``tests/devset`` and checked
 
 from __future__ import annotations
 
-from pipeline.evaluation import parse_cases
+from tests.pipeline.devset_eval import assert_labelled
 from tests.pipeline.devsets import DEVSETS
 
 DEVSET3 = DEVSETS["devset3"].folder
@@ -12,13 +12,6 @@ URL_BASE = DEVSETS["devset3"].url_base
 
 
 def test_the_third_devset_is_labelled_and_licensed() -> None:
-    text = (DEVSET3 / "questions.yaml").read_text(encoding="utf-8")
-    cases = parse_cases(text, fmt="yaml")
-    answerable = [c for c in cases if c.expect == "answer"]
-    assert len(answerable) >= 40
-    assert all(c.urls and c.contains for c in answerable)
-    assert len([c for c in cases if c.kind == "uncovered"]) >= 15
-    assert 3 <= len([c for c in cases if c.kind == "off_topic"]) <= 5
-    assert f"url_base: {URL_BASE}" in text
+    assert_labelled(DEVSET3, URL_BASE, answerable=40, uncovered=15)
     assert 12 <= len(list((DEVSET3 / "docs").glob("*.md"))) <= 25
     assert (DEVSET3 / "LICENSE-MIT").is_file() and (DEVSET3 / "LICENSE-APACHE").is_file()
