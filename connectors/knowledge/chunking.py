@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from citations.sentences import Boundaries, pack
@@ -21,6 +22,7 @@ __all__ = [
     "chunk_document",
     "document_ref",
     "section_title",
+    "section_titles",
     "section_url",
 ]
 
@@ -31,7 +33,7 @@ MIN_CHARS = 200
 #: the version of how documents are parsed into sections and cut into chunks: chunk
 #: offsets and anchors are stored, so a change of rules must re-ingest every document
 #: (it is part of the ingest fingerprint), or old and new chunks would mix in one store
-RULES = 7
+RULES = 8
 
 # A sentence ends at . ! ? (maybe closed by a quote or bracket) before whitespace,
 # or at a blank line (paragraphs, list blocks and headings without a full stop).
@@ -87,11 +89,36 @@ def document_ref(collection: str, key: str) -> str:
     return hashlib.sha256(f"{collection}\0{key}".encode()).hexdigest()[:32]
 
 
-def section_title(document: Document, section: Section) -> str:
+def section_title(document: Document, section: Section, parents: Sequence[str] = ()) -> str:
     heading = section.heading.strip()
     if not heading or heading == document.title:
         return document.title
-    return f"{document.title}{TITLE_SEPARATOR}{heading}"
+    return TITLE_SEPARATOR.join((document.title, *parents, heading))
+
+
+def section_titles(document: Document) -> list[str]:
+    """Each section's title. A title that several sections of the page share ("Usage" under
+    "Backfilling from OpenMetrics" and under "Backfilling for recording rules") names the
+    headings the section sits under, nearest first, until no other section's title is the
+    same: two footnotes "Storage › Usage" would not say which place each points at, and the
+    title is what the embedder and the full-text index read beside the text."""
+    paths = [tuple(p for p in s.parents if p and p != document.title) for s in document.sections]
+
+    def titled(depth: int) -> list[str]:
+        return [
+            section_title(document, s, path[len(path) - min(depth, len(path)) :])
+            for s, path in zip(document.sections, paths, strict=True)
+        ]
+
+    titles = titled(0)
+    shared = {t for t, n in Counter(titles).items() if n > 1}
+    for depth in range(1, max(map(len, paths), default=0) + 1):
+        if not shared:
+            break
+        deeper = titled(depth)
+        titles = [d if t in shared else t for t, d in zip(titles, deeper, strict=True)]
+        shared = {t for t, n in Counter(titles).items() if n > 1}
+    return titles
 
 
 def section_url(document: Document, section: Section) -> str:
@@ -115,9 +142,8 @@ def chunk_document(
     fits: Fits | None = None,
 ) -> list[Chunk]:
     chunks: list[Chunk] = []
-    for section in document.sections:
+    for section, title in zip(document.sections, section_titles(document), strict=True):
         url = section_url(document, section)
-        title = section_title(document, section)
         spans = split_spans(section.text, max_chars, overlap_sentences)
         if fits is not None:
             spans = _fitted(section.text, spans, title, fits, overlap_sentences)

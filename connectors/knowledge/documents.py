@@ -22,6 +22,8 @@ class Section:
     page: int | None = None
     start: int = 0
     end: int = 0
+    #: the headings ``heading`` sits under, outermost first (when the reader knows them)
+    parents: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from connectors.knowledge.chunking import chunk_document, split_spans
 from connectors.knowledge.documents import Document, Section
+from connectors.knowledge.parsing import parse_markdown
 
 
 def test_sentences_are_packed_within_budget_and_offsets_point_into_the_source() -> None:
@@ -56,3 +57,30 @@ def test_spans_cover_all_words_in_order_within_budget(text: str, budget: int) ->
     assert all(0 < len(p) <= budget for p in pieces)
     assert all(spans[i][1] <= spans[i + 1][0] for i in range(len(spans) - 1))
     assert "".join(text.split()) == "".join("".join(p.split()) for p in pieces)
+
+
+def test_a_heading_the_page_repeats_is_titled_with_the_headings_it_sits_under() -> None:
+    # two footnotes "Storage › Usage" would not say which place each one points at
+    markdown = (
+        "# Storage\n\nIntro.\n\n## Backfilling from OpenMetrics\n\n### Usage\n\nRun create-blocks.\n"
+        "\n## Backfilling for rules\n\n### Usage\n\nRun create-blocks-from rules.\n\n"
+        "## Limitations\n\nNone.\n"
+    )
+    title, sections = parse_markdown(markdown, "fallback")
+    doc = Document(key="k", url="https://d/storage.md", title=title, sections=sections)
+    assert [c.title for c in chunk_document(doc)] == [
+        "Storage",
+        "Storage › Backfilling from OpenMetrics › Usage",
+        "Storage › Backfilling for rules › Usage",
+        "Storage › Limitations",
+    ]
+    # the title reaches up past parents the two share, to the first they do not
+    same = (
+        Section(text="### Stop\n\nA.", heading="Stop", parents=("Config", "Start")),
+        Section(text="### Stop\n\nB.", heading="Stop", parents=("Setup", "Start")),
+    )
+    doc = Document(key="k", url="https://d/c.md", title="Guide", sections=same)
+    assert [c.title for c in chunk_document(doc)] == [
+        "Guide › Config › Start › Stop",
+        "Guide › Setup › Start › Stop",
+    ]

@@ -150,3 +150,31 @@ def test_pdf_pages_become_sections_with_page_numbers() -> None:
 def test_corrupt_files_raise_unreadable(kind: str, data: bytes, needle: str) -> None:
     with pytest.raises(UnreadableFile, match=needle):
         parse_bytes(data, kind=kind, key="k", url="u", fallback_title="t")
+
+
+def test_each_section_knows_the_headings_it_sits_under() -> None:
+    # a heading with nothing under it is no section, but still a parent of those it holds
+    markdown = (
+        "# Storage\n\nIntro.\n\n## Backfilling from OpenMetrics\n\n### Usage\n\nRun create-blocks.\n"
+        "\n## Backfilling for rules\n\n### Usage\n\nRun create-blocks-from rules.\n\n"
+        "#### Limits\n\nOne at a time.\n\n## Limitations\n\nNone.\n"
+    )
+    _, sections = parse_markdown(markdown, "fallback")
+    assert [(s.heading, s.parents) for s in sections] == [
+        ("Storage", ()),
+        ("Usage", ("Storage", "Backfilling from OpenMetrics")),
+        ("Usage", ("Storage", "Backfilling for rules")),
+        ("Limits", ("Storage", "Backfilling for rules", "Usage")),
+        ("Limitations", ("Storage",)),
+    ]
+    html = (
+        "<html><body><main><h1>Storage</h1><p>Intro.</p><h2>Backfilling from OpenMetrics</h2>"
+        "<h3>Usage</h3><p>Run create-blocks.</p><h2>Backfilling for rules</h2><h3>Usage</h3>"
+        "<p>Run it.</p></main></body></html>"
+    )
+    _, html_sections = parse_html(html, "fallback")
+    assert [(s.heading, s.parents) for s in html_sections] == [
+        ("Storage", ()),
+        ("Usage", ("Storage", "Backfilling from OpenMetrics")),
+        ("Usage", ("Storage", "Backfilling for rules")),
+    ]

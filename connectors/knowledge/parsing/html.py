@@ -19,6 +19,7 @@ from bs4.element import NavigableString, Tag
 from connectors.knowledge.documents import Section
 
 from .html_blocks import HEADINGS, box_title, is_permalink, render, text_of
+from .outline import parents
 from .slugs import Slugger
 
 __all__ = ["heading_anchor", "parse_html"]
@@ -199,6 +200,14 @@ def parse_html(markup: str, fallback_title: str) -> tuple[str, tuple[Section, ..
     title = first_h1 or page_title or fallback_title
     sections: list[Section] = []
     pos = 0
+    headed = [p for p in parts if p.headed and not p.toc]
+    outline = dict(
+        zip(
+            map(id, headed),
+            parents([(len(p.blocks[0]) - len(p.blocks[0].lstrip("#")), p.heading) for p in headed]),
+            strict=True,
+        )
+    )
     for part in parts:
         if part.toc or len(part.blocks) <= part.headed:
             continue  # a table of contents, or a heading with nothing under it
@@ -207,7 +216,12 @@ def parse_html(markup: str, fallback_title: str) -> tuple[str, tuple[Section, ..
             pos += 2  # the blank line that joins sections in the document's text
         sections.append(
             Section(
-                text=text, heading=part.heading, anchor=part.anchor, start=pos, end=pos + len(text)
+                text=text,
+                heading=part.heading,
+                anchor=part.anchor,
+                start=pos,
+                end=pos + len(text),
+                parents=outline.get(id(part), ()),
             )
         )
         pos += len(text)

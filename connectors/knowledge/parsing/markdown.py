@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from connectors.knowledge.documents import Section
 
+from .outline import parents
 from .slugs import Slugger, plain_heading
 
 __all__ = ["parse_markdown"]
@@ -135,11 +136,18 @@ def parse_markdown(text: str, fallback_title: str) -> tuple[str, tuple[Section, 
     preamble = _section(text, offset, first, offset)
     if preamble:
         sections.append(preamble)
+    outline = parents([(h.level, h.text) for h in headings])
     for i, heading in enumerate(headings):
         anchor = heading.anchor or slugger.slug(heading.text)
         end = headings[i + 1].start if i + 1 < len(headings) else len(text)
         section = _section(
-            text, heading.start, end, heading.body, heading=heading.text, anchor=anchor
+            text,
+            heading.start,
+            end,
+            heading.body,
+            heading=heading.text,
+            anchor=anchor,
+            parents=outline[i],
         )
         if section:
             sections.append(section)
