@@ -57,6 +57,9 @@ REFERS_BACK = 2
 #: the share of the question's (IDF-weighted) terms a block must name to be shown unasked
 #: (another section's, for a how-to question; any, for a question not asking how)
 SIGNATURE_SHARE = 0.3
+#: how far below the best sentence's score a quoted sentence may be for the block right
+#: under it to be shown as the how-to answer's code (another section's, naming none of it)
+LEAD_MARGIN = 0.1
 #: a code block longer than this is a listing, not an answer to show
 CODE_LINES = 25
 CODE_CHARS = 1400
@@ -533,13 +536,13 @@ class _Picked:
             url = self.urls[pick.source_rank]
             quoted[url] = max(quoted.get(url, 0.0), pick.score)
         at = self.offsets[best.source_rank] + best.start
+        # a lead-in that answers about as well as the best sentence
+        led = best.score - LEAD_MARGIN
 
         def order(block: tuple[int, Unit, float]) -> tuple[int, float, float, float, bool, int]:
             rank, unit, share = block
             ours = self.urls[rank] == home
-            # the best section's own code, unless it names none of the question and
-            # another block names a good share of it
-            tier = 0 if ours and share else 1 if share >= SIGNATURE_SHARE else 2 if ours else 3
+            tier = _code_tier(ours, share, self.follows_chosen(rank, unit, led))
             where = self.offsets[rank] + unit.start if ours else unit.start
             return (
                 tier,
@@ -555,7 +558,7 @@ class _Picked:
         home_shown = any(p.kind == "code" and self.urls[p.source_rank] == home for p in self.chosen)
         if not home_shown and blocks:
             rank, unit, share = min(blocks, key=order)
-            if self.urls[rank] != home and not share:
+            if self.urls[rank] != home and not share and not self.follows_chosen(rank, unit, led):
                 return
             self._show(rank, unit)
             shown.append(share)
@@ -600,6 +603,22 @@ class _Picked:
                 break
         return best
 
+    def follows_chosen(self, rank: int, unit: Unit, least: float) -> bool:
+        """Whether code ``unit`` comes right after a quoted sentence of its section that
+        scored at least ``least``, under the same heading: the command that does what a
+        sentence answering as well as the best one says."""
+        order = self.read[rank]
+        at = next(i for i, u in enumerate(order) if u.start == unit.start)
+        lead = order[at - 1] if at else None
+        if lead is None or lead.kind == "code":
+            return False
+        said = next(
+            (p for p in self.chosen if p.source_rank == rank and p.start == lead.start), None
+        )
+        if said is None or said.score < least:
+            return False
+        return not HEADING_LINE.search(self.texts[rank][lead.end : unit.start])
+
     def _shown(self, rank: int, unit: Unit) -> Pick:
         """``unit`` of source ``rank`` shown for what it is (code), cited as its source."""
         lead = next((p for p in self.chosen if p.source_rank == rank), None)
@@ -618,6 +637,20 @@ class _Picked:
         found = wanted & set(terms(f"{title}\n{unit.text}"))
         weight = lexicon.idf if lexicon is not None else (lambda _: 1.0)
         return sum(weight(t) for t in found) / (sum(weight(t) for t in wanted) or 1.0)
+
+
+def _code_tier(home: bool, share: float, follows: bool) -> int:
+    """Which block a how-to answer shows first (lowest): the best section's own code, unless
+    it names none of the question and another block names a good share of it; then the block
+    a quoted sentence leads straight into ("You can run three replicas of each pod." over
+    ``dapr init -k --enable-ha=true``); then any other."""
+    if home and share:
+        return 0
+    if share >= SIGNATURE_SHARE:
+        return 1
+    if home:
+        return 2
+    return 3 if follows else 4
 
 
 def _section_lift(

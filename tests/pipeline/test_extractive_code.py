@@ -393,3 +393,53 @@ async def test_another_sections_block_does_not_keep_the_best_sections_code_out(
     # and the best section's code is still shown
     assert "tern.configure(color=True)" in text
     assert 'tern.configure(filters=[tern.DropFunction("noisy")])\n```\n[1]' in text
+
+
+PRODUCTION = """## High availability mode
+
+When deploying tern in production, deploy the release service in high availability mode.
+This creates three replicas of each release service pod, so that it survives a node
+failure."""
+
+DEPLOY = """## Install in high availability mode
+
+You can run tern with three replicas of each release service pod in production.
+
+```bash
+tern init --enable-ha=true
+```
+
+## Install in a custom namespace
+
+The default namespace is `tern-system`.
+
+```bash
+tern init -n mynamespace
+```"""
+
+
+PRIORITY = """## Priority class
+
+Each pod of tern can be given a priority class in production.
+
+```bash
+tern init --priority=high
+```"""
+
+
+async def test_a_how_to_answer_shows_the_command_a_quoted_sentence_leads_into(
+    embedder: Embedder,
+) -> None:
+    # the best section says why, another says how: its sentence is quoted and the command
+    # right under it is what the asker types, though it names none of the question's words
+    question = "what's the cli flag to get three replicas of each release service pod?"
+    sources = [source(PRODUCTION, 1), source(DEPLOY, 2), source(PRIORITY, 3)]
+    text, picks = await answered(question, sources, embedder, limit=4)
+    assert picks[0].source_rank == 0 and "You can run tern with three replicas" in text
+    assert "```bash\ntern init --enable-ha=true\n```" in text
+    # a block under another heading than the quoted sentence is not what it leads into
+    assert "tern init -n mynamespace" not in text
+    assert [p.source_rank for p in picks if p.kind == "code"] == [1]
+    # a quoted sentence answering far less well than the best does not bring its block
+    assert "Each pod of tern can be given a priority class" in text
+    assert "--priority=high" not in text
