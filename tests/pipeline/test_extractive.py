@@ -127,6 +127,15 @@ def test_a_table_without_outer_pipes_is_read_row_by_row() -> None:
     # a line with a pipe over a rule with another count of columns is no table's heading
     prose = "Pick a|b when you build the target for a board.\n---|---|---\nThen run it twice."
     assert not [u for u in units(prose) if u.kind == "item"]
+    # with both outer pipes a heading row is one, whatever its rule's count (as it always was);
+    # with one of them only, its cells must match the rule's columns
+    sloppy = "| Key | Meaning | Since |\n|---|---|\n| `a` | The first key of the file | 1.0 |"
+    assert [u.text for u in units(sloppy)] == [
+        "`a` — Meaning: The first key of the file; Since: 1.0"
+    ]
+    half = "| Key | Meaning\n|---|---|---|\n| `a` | The first key of the file | 1.0 |"
+    assert [u.kind for u in units(half)] == ["item"]
+    assert units(half)[0].text == "`a` — The first key of the file; 1.0"
 
 
 @pytest.mark.timeout(10)
