@@ -84,3 +84,25 @@ def test_a_heading_the_page_repeats_is_titled_with_the_headings_it_sits_under() 
         "Guide › Config › Start › Stop",
         "Guide › Setup › Start › Stop",
     ]
+
+
+def test_a_title_names_only_as_many_parents_as_tell_it_apart() -> None:
+    markdown = (
+        "# Page\n\nIntro.\n\n## Guide\n\n### A\n\n#### Stop\n\nStop A.\n\n### B\n\n#### Stop\n\n"
+        "Stop B.\n\n#### Limits\n\nOne at a time.\n"
+    )
+    title, sections = parse_markdown(markdown, "fallback")
+    doc = Document(key="k", url="https://d/p.md", title=title, sections=sections)
+    # the nearest parent tells the two "Stop" apart; a heading the page has once keeps its
+    # short title, though it sits as deep
+    assert [c.title for c in chunk_document(doc)] == [
+        "Page",
+        "Page › A › Stop",
+        "Page › B › Stop",
+        "Page › Limits",
+    ]
+    # sections nothing tells apart keep their nearest parent, never the page's own title
+    twice = "# Page\n\n## A\n\n### Stop\n\nOne.\n\n## A\n\n### Stop\n\nTwo.\n"
+    title, sections = parse_markdown(twice, "fallback")
+    doc = Document(key="k", url="https://d/p.md", title=title, sections=sections)
+    assert [c.title for c in chunk_document(doc)] == ["Page › A › Stop", "Page › A › Stop"]
