@@ -607,6 +607,9 @@ def test_a_value_the_asker_gave_a_setting_or_their_disk_is_their_situation() -> 
     disk = asked("our disk is 500GB, what should the retention size be?")
     assert disk.musts == () and evidence(disk, docs[0], lexicon).carries
     assert asked("we've changed the timeout to 30s and it fails after 10s").musts == ("10s",)
+    # only the value is theirs: the setting they name in backticks is still asked about
+    named = asked("after the upgrade we set `retention_time` to 7d, is cleanup instant?")
+    assert named.musts == (stem("retention"), stem("time"))
     # the value they ask about, or one they want, stays
     assert asked("can I set the retention to 7d?").musts == ("7d",)
     assert asked("is 500GB enough for a year?").musts == ("500gb",)
