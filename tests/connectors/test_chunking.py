@@ -59,6 +59,13 @@ def test_spans_cover_all_words_in_order_within_budget(text: str, budget: int) ->
     assert "".join(text.split()) == "".join("".join(p.split()) for p in pieces)
 
 
+def titles(markdown: str) -> list[str]:
+    """The titles of the chunks of a Markdown page."""
+    title, sections = parse_markdown(markdown, "fallback")
+    doc = Document(key="k", url="https://d/p.md", title=title, sections=sections)
+    return [c.title for c in chunk_document(doc)]
+
+
 def test_a_heading_the_page_repeats_is_titled_with_the_headings_it_sits_under() -> None:
     # two footnotes "Storage › Usage" would not say which place each one points at
     markdown = (
@@ -66,9 +73,7 @@ def test_a_heading_the_page_repeats_is_titled_with_the_headings_it_sits_under() 
         "\n## Backfilling for rules\n\n### Usage\n\nRun create-blocks-from rules.\n\n"
         "## Limitations\n\nNone.\n"
     )
-    title, sections = parse_markdown(markdown, "fallback")
-    doc = Document(key="k", url="https://d/storage.md", title=title, sections=sections)
-    assert [c.title for c in chunk_document(doc)] == [
+    assert titles(markdown) == [
         "Storage",
         "Storage › Backfilling from OpenMetrics › Usage",
         "Storage › Backfilling for rules › Usage",
@@ -91,11 +96,9 @@ def test_a_title_names_only_as_many_parents_as_tell_it_apart() -> None:
         "# Page\n\nIntro.\n\n## Guide\n\n### A\n\n#### Stop\n\nStop A.\n\n### B\n\n#### Stop\n\n"
         "Stop B.\n\n#### Limits\n\nOne at a time.\n"
     )
-    title, sections = parse_markdown(markdown, "fallback")
-    doc = Document(key="k", url="https://d/p.md", title=title, sections=sections)
     # the nearest parent tells the two "Stop" apart; a heading the page has once keeps its
     # short title, though it sits as deep
-    assert [c.title for c in chunk_document(doc)] == [
+    assert titles(markdown) == [
         "Page",
         "Page › A › Stop",
         "Page › B › Stop",
@@ -103,6 +106,4 @@ def test_a_title_names_only_as_many_parents_as_tell_it_apart() -> None:
     ]
     # sections nothing tells apart keep their nearest parent, never the page's own title
     twice = "# Page\n\n## A\n\n### Stop\n\nOne.\n\n## A\n\n### Stop\n\nTwo.\n"
-    title, sections = parse_markdown(twice, "fallback")
-    doc = Document(key="k", url="https://d/p.md", title=title, sections=sections)
-    assert [c.title for c in chunk_document(doc)] == ["Page › A › Stop", "Page › A › Stop"]
+    assert titles(twice) == ["Page › A › Stop", "Page › A › Stop"]

@@ -224,6 +224,15 @@ def test_a_long_rule_under_a_table_row_is_read_at_once() -> None:
     assert second.text == "a | b |\n---|---\n3|4"
 
 
+def rejoined(head: str, rest: str, url: str, *, gap: int) -> str:
+    """The text of the chunk ``rest`` read back to ``head``, ``gap`` characters before it in
+    one section: a row cut in two is one line again."""
+    chunks = [source(head, start=0, url=url), source(rest, start=len(head) + gap, url=url)]
+    [wide] = widened([chunks[1]], chunks, after=0)
+    assert wide.text == head + " " + rest
+    return wide.text
+
+
 def test_a_padded_row_cut_at_a_full_stop_in_a_cell_is_one_row_again() -> None:
     # Traefik pads its option tables' cells to line the columns up: a chunk boundary after a
     # cell's full stop leaves a gap of many spaces, which read as an indented code block of
@@ -234,10 +243,7 @@ def test_a_padded_row_cut_at_a_full_stop_in_a_cell_is_one_row_again() -> None:
         "| `interval` | Defines the frequency of the health check calls."
     )
     rest = "| 30s     | No       |\n| `timeout` | Defines the timeout. | 5s | No |"
-    chunks = [source(head, start=0, url=url), source(rest, start=len(head) + 58, url=url)]
-    [wide] = widened([chunks[1]], chunks, after=0)
-    assert wide.text == head + " " + rest
-    found = units(wide.text)
+    found = units(rejoined(head, rest, url, gap=58))
     assert not [u for u in found if u.kind == "code"]
     assert found[0].text == (
         "`interval` — Description: Defines the frequency of the health check calls.; "
@@ -279,8 +285,5 @@ def test_a_row_cut_in_two_by_a_chunk_boundary_is_one_row_again() -> None:
         "| `tag` | | The full tag of the file name (e.g."
     )
     rest = "`py3-none-any`), or the platform's own |\n| `pure` | `True` | No platform files |"
-    chunks = [source(head, start=0, url=url), source(rest, start=len(head) + 1, url=url)]
-    [wide] = widened([chunks[1]], chunks, after=0)
-    assert wide.text == head + " " + rest
-    rows = [u.text for u in units(wide.text) if u.kind == "item"]
+    rows = [u.text for u in units(rejoined(head, rest, url, gap=1)) if u.kind == "item"]
     assert rows[0].startswith("`tag` — Description: The full tag of the file name (e.g. `py3")
