@@ -174,7 +174,8 @@ _MAJOR = re.compile(r"(?<![\w.])v?(\d+)\.(?:x\b|\d)")
 #: timeout to 30s"): their configuration, not a value the docs must state
 _SET_TO = re.compile(
     r"(?<!\bcan )(?<!\bcould )(?<!\bshould )(?<!\bdo )(?<!\bhow )(?<!\bwould )(?<!\bshall )"
-    r"(?<!\bmay )(?<!\bmust )\b(?:I|we)(?:'ve|\s+have)?\s+(?:already\s+)?(?:set|changed|configured|raised|lowered)\b"
+    r"(?<!\bmay )(?<!\bmust )\b(?:I|we)(?:'ve|\s+have)?\s+(?:already\s+)?"
+    r"(?:set|changed|configured|raised|lowered)\b"
     r"[^.?!;\n]{0,40}?\bto\s+(?P<value>[\w.:/-]*\d[\w.:/-]*)",
     re.I,
 )
@@ -212,13 +213,13 @@ AMOUNT = "<amount>"
 SUBJECT_SHARE = 0.2
 #: marks a term that matches only as written (see :func:`spelled_as`); no stem has it
 EXACT = "="
-#: a major version the asker writes ("v3"): a number the passage must have (:data:`_MAJOR`),
-#: not a name the documents must write
-_VERSION = re.compile(re.escape(EXACT) + r"v\d+")
 #: marks a term that matches as written, or as its plural
 FOLDED = "~"
 #: marks a name of several words ("Read the Docs"), known only where the docs write it so
 PHRASE = '"'
+#: a major version the asker writes ("v3"): a number the passage must have (:data:`_MAJOR`),
+#: not a name the documents must write
+_VERSION = re.compile(re.escape(EXACT) + r"v\d+")
 
 _STOP_WORDS = """
     a about above after again against all also am an and any anything are as at away

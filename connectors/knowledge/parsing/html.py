@@ -56,6 +56,7 @@ class _Part:
     anchor: str | None
     blocks: list[str]
     headed: bool = False  # its first block is its heading's line
+    level: int = 0  # its heading's level (h1 is 1), when it is headed
     toc: bool = False  # a page's own table of contents: dropped
 
 
@@ -179,7 +180,7 @@ def parse_html(markup: str, fallback_title: str) -> tuple[str, tuple[Section, ..
                     first_h1 = text
                 anchor = heading_anchor(child, text, slugger)
                 line = f"{'#' * int(child.name[1])} {text}"
-                parts.append(_Part(text, anchor, [line], headed=True))
+                parts.append(_Part(text, anchor, [line], headed=True, level=int(child.name[1])))
             elif isinstance(child, Tag) and child.find(HEADINGS) is not None:
                 flush()
                 title = box_title(child)  # a box's title over sections is no sentence
@@ -204,7 +205,7 @@ def parse_html(markup: str, fallback_title: str) -> tuple[str, tuple[Section, ..
     outline = dict(
         zip(
             map(id, headed),
-            parents([(len(p.blocks[0]) - len(p.blocks[0].lstrip("#")), p.heading) for p in headed]),
+            parents([(p.level, p.heading) for p in headed]),
             strict=True,
         )
     )
