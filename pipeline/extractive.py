@@ -703,9 +703,17 @@ def _cited(picks: Sequence[Pick], position: dict[tuple[int, int], int]) -> str:
         else:
             out += " "
         out += "- " if pick.kind == "item" else ""
-        if pick.term and not (
-            before is not None and before.term == pick.term and _next(before, pick, position)
-        ):
+        # the name is said once: by the unit before it that has the same name, or by the
+        # name's own block shown right above it
+        said = before is not None and (
+            (before.term == pick.term and _next(before, pick, position))
+            or (
+                before.kind == "code"
+                and before.source_rank == pick.source_rank
+                and pick.term in before.text
+            )
+        )
+        if pick.term and not said:
             out += f"`{pick.term}`: "
         out += _flat(pick.text)
         if after is None or after.kind == "code" or not _next(pick, after, position):

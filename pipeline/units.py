@@ -38,6 +38,9 @@ _NOT_PROSE = re.compile(
 )
 # an API signature line: a short label and one code span ("Signature: `f(x, y=1)`")
 _SIGNATURE = re.compile(r"^[ \t]*(?:[*+-][ \t]+)?[A-Z][\w ]{0,24}:[ \t]*`[^`\n]+`[ \t]*$", re.M)
+# a paragraph that is one code span ("`--enable-feature=memory-snapshot-on-shutdown`" under a
+# feature's heading): the usage line the paragraphs after it describe, a block of its own
+_CODE_LINE = re.compile(r"(?:\A|(?<=\n\n))[ \t]*`(?P<code>[^`\n]+)`[ \t]*(?=\n[ \t]*\n|\n?\Z)")
 # a list item with its indented continuation lines; the bullet is not part of the text
 _ITEM = re.compile(
     r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+(?P<body>\S.*(?:\n(?![ \t]*(?:[*+-]|\d+[.)])[ \t])[ \t]+\S.*)*)",
@@ -172,6 +175,9 @@ def units(text: str) -> list[Unit]:
     for start, end, code in _indented_code("".join(masked)):
         found.append(Unit(start, end, code, "code"))
         mask(start, end)
+    for match in _CODE_LINE.finditer("".join(masked)):
+        found.append(Unit(match.start(), match.end(), f"```\n{match['code']}\n```", "code"))
+        mask(match.start(), match.end())
     for match in _SIGNATURE.finditer("".join(masked)):
         line = text[match.start() : match.end()].strip().lstrip("*+-").strip()
         found.append(Unit(match.start(), match.end(), line, "code"))

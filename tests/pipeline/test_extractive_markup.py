@@ -287,3 +287,42 @@ def test_a_row_cut_in_two_by_a_chunk_boundary_is_one_row_again() -> None:
     rest = "`py3-none-any`), or the platform's own |\n| `pure` | `True` | No platform files |"
     rows = [u.text for u in units(rejoined(head, rest, url, gap=1)) if u.kind == "item"]
     assert rows[0].startswith("`tag` — Description: The full tag of the file name (e.g. `py3")
+
+
+def test_a_paragraph_of_one_code_span_is_the_usage_line_its_description_is_quoted_with() -> None:
+    # a feature's heading, its flag alone on a line, then what it does: quoted alone, "This
+    # takes a snapshot …" would not say which flag turns it on
+    text = (
+        "## Memory snapshot on shutdown\n\n`--enable-feature=memory-snapshot-on-shutdown`\n\n"
+        "This takes a snapshot of the chunks in memory when shutting down.\n\n"
+        "## Extra metrics\n\nRun `promtool check config` before you reload it.\n"
+    )
+    found = units(text)
+    assert [(u.kind, u.text, u.term) for u in found] == [
+        ("code", "```\n--enable-feature=memory-snapshot-on-shutdown\n```", ""),
+        (
+            "sentence",
+            "This takes a snapshot of the chunks in memory when shutting down.",
+            "--enable-feature=memory-snapshot-on-shutdown",
+        ),
+        ("sentence", "Run `promtool check config` before you reload it.", ""),
+    ]
+    assert text[found[0].start : found[0].end] == "`--enable-feature=memory-snapshot-on-shutdown`"
+
+
+async def test_a_usage_line_shown_as_code_is_not_said_again_before_its_description(
+    embedder: Embedder,
+) -> None:
+    text = (
+        "## Memory snapshot on shutdown\n\n`--enable-feature=memory-snapshot-on-shutdown`\n\n"
+        "This takes a snapshot of the chunks in memory when shutting down, so that a restart"
+        " does not replay the whole write-ahead log.\n"
+    )
+    said = await answer(
+        "restart replays the whole write-ahead log, is there a snapshot on shutdown?",
+        [source(text)],
+        embedder,
+    )
+    assert said.startswith("```\n--enable-feature=memory-snapshot-on-shutdown\n```")
+    assert said.count("--enable-feature=memory-snapshot-on-shutdown") == 1
+    assert "This takes a snapshot of the chunks in memory" in said
