@@ -104,7 +104,7 @@ _TABLE = re.compile(
 )
 # rows of a table whose heading row is not in the text (a chunk that opens far down a long
 # table): lines that open and close with a pipe
-_HEADLESS = re.compile(r"^(?:[ \t]*\|.*\|[ \t]*(?:\n|\Z))+", re.M)
+_HEADLESS = re.compile(r"^(?P<body>(?:[ \t]*\|.*\|[ \t]*(?:\n|\Z))+)", re.M)
 # a definition list entry (MyST, Pandoc): a term on a line of its own, then one or more
 # ": definition" lines with their indented continuation
 _DEFINITION = re.compile(
@@ -525,15 +525,15 @@ def _is_table(table: re.Match[str]) -> bool:
 def _rows(text: str, table: re.Match[str]) -> list[Unit]:
     """The body rows of a table, each read with its column headings (a headless run of rows,
     :data:`_HEADLESS`, is read as its cells)."""
-    headed = table.re is _TABLE
-    heads = _cells(table.group("head")) if headed else []
+    head = table.groupdict().get("head")
+    heads = [] if head is None else _cells(head)
     found: list[Unit] = []
-    at = table.start("body") if headed else table.start()
-    for line in (table.group("body") if headed else table.group()).splitlines(keepends=True):
+    at = table.start("body")
+    for line in table.group("body").splitlines(keepends=True):
         cells = _cells(line)
         start, end = at + len(line) - len(line.lstrip()), at + len(line.rstrip())
         at += len(line)
-        names = heads if headed else [""] * len(cells)
+        names = heads or [""] * len(cells)
         pairs = [(h, c) for h, c in zip(names, cells, strict=False) if c]
         if not pairs:
             continue
