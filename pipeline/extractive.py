@@ -220,6 +220,10 @@ async def extract(
     for pick in ranked[1:]:
         if picked.full or pick.score < floor:
             break
+        if how_to and picked.procedure not in (None, pick.source_rank):
+            # the steps of a procedure, first to last, answer how; other sections' sentences
+            # that score lower only dilute them
+            continue
         picked.add_leaning(pick)
         if pick.kind == "sentence":
             picked.read_paragraph(pick)
@@ -272,6 +276,8 @@ class _Picked:
         self.scored = {(p.source_rank, p.start): p for p in ranked}
         self.chosen: list[Pick] = []
         self.counted = 0
+        #: the source whose steps were quoted to the last, if any: a how-to answer is done
+        self.procedure: int | None = None
 
     @property
     def full(self) -> bool:
@@ -364,6 +370,7 @@ class _Picked:
             # a step that would have been picked on its own counts as it would have
             self.add(pick, counts=pick.score >= self.floor)
             if last_step(pick.text):
+                self.procedure = lead.source_rank
                 return
 
     def add_leaning(self, pick: Pick, *, best: bool = False) -> None:

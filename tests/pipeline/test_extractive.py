@@ -319,3 +319,28 @@ async def test_a_list_item_comes_with_the_sentence_announcing_its_list(
         lexicon=Lexicon.build([headed]),
     )
     assert "left out" not in told
+
+
+async def test_a_procedure_quoted_to_its_last_step_answers_how_alone(embedder: Embedder) -> None:
+    # the steps, first to last, are the answer; a lower-scoring sentence of another section
+    # after them only dilutes it (and adds a footnote the reader need not follow)
+    text = await answer(
+        "how do I move my database to a new server?",
+        [
+            source(
+                "## Moving a database\n\n"
+                "Moving a database to a new server takes three steps. First stop the writer "
+                "with `dbctl pause`. Then copy the data folder across with rsync. Finally "
+                "start the writer on the new host and point clients at it.",
+                url="https://docs.example/move",
+            ),
+            source(
+                "## Servers\n\nA new server joins the cluster when its token matches. "
+                "Each server keeps its own copy of the database catalog.",
+                2,
+            ),
+        ],
+        embedder,
+    )
+    assert "Finally start the writer on the new host and point clients at it." in text
+    assert "[2]" not in text and "token" not in text
