@@ -344,3 +344,26 @@ async def test_a_procedure_quoted_to_its_last_step_answers_how_alone(embedder: E
     )
     assert "Finally start the writer on the new host and point clients at it." in text
     assert "[2]" not in text and "token" not in text
+
+
+async def test_after_a_procedure_its_own_section_may_still_add(embedder: Embedder) -> None:
+    # only other sections stop, however well they score: a later sentence of the
+    # procedure's own section that scores below them still comes
+    text = await answer(
+        "how do I move my database to a new server?",
+        [
+            source(
+                "## Moving a database\n\n"
+                "Moving to a new server pauses writes to the database, so plan a quiet "
+                "hour.\n\n"
+                "Moving a database to a new server takes three steps. First stop the writer "
+                "with `dbctl pause`. Then copy the data folder across with rsync. Finally "
+                "start the writer on the new host and point clients at it.",
+                url="https://docs.example/move",
+            ),
+            source("The new server needs the same database version as the old server.", 2),
+        ],
+        embedder,
+    )
+    assert "Finally start the writer" in text and "plan a quiet hour" in text
+    assert "same database version" not in text
