@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -57,6 +57,10 @@ REFERS_BACK = 2
 #: the share of the question's (IDF-weighted) terms a block must name to be shown unasked
 #: (another section's, for a how-to question; any, for a question not asking how)
 SIGNATURE_SHARE = 0.3
+#: the share of the question's (IDF-weighted) terms the sentence after a shown block must
+#: name to bring the variant it announces ("To only build specific targets, use `-t`:");
+#: below it, the next block is the page's next subject ("Let's look at `Cargo.toml`:")
+VARIANT_SHARE = 0.15
 #: how far below the best sentence's score a quoted sentence may be for the block right
 #: under it to be shown as the how-to answer's code (another section's, naming none of it)
 LEAD_MARGIN = 0.1
@@ -215,6 +219,7 @@ async def extract(
         lexicon=lexicon,
         how_to=how_to,
         lift=_section_lift(sources, support, support_weight),
+        wanted=wanted,
     )
     picked.read_around(ranked[0])
     for pick in ranked[1:]:
@@ -261,8 +266,10 @@ class _Picked:
         lexicon: Lexicon | None,
         how_to: bool,
         lift: Sequence[float] = (),
+        wanted: Collection[str] = (),
     ) -> None:
         self.how_to = how_to
+        self.wanted = set(wanted)
         self.lift = list(lift) or [0.0] * len(sources)
         self.lexicon = lexicon
         self.texts = [source.text for source in sources]
@@ -346,11 +353,33 @@ class _Picked:
             home = not self.chosen or lead.source_rank == self.chosen[0].source_rank
             if _short(following[0].text) and (home or self.how_to):
                 self.add(_unit_pick(lead, following[0]), counts=False)
+                self._alternative(lead, following[0], following[1:])
             return
         for unit in following[:LIST_ITEMS]:
             if unit.kind != "item":
                 return
             self.add(_unit_pick(lead, unit), counts=False)
+
+    def _alternative(self, lead: Pick, shown: Unit, after: Sequence[Unit]) -> None:
+        """For a how-to answer, the sentence right after a shown block when it announces a
+        block of its own and names the question's terms (:data:`VARIANT_SHARE`): the
+        variant the docs give next ("To only build specific targets, use the `-t` option:"
+        after a bare `hatch build`), which scores below the lead-in it follows."""
+        if not self.how_to or len(after) < 2 or after[0].kind != "sentence":
+            return
+        sentence, block = after[0], after[1]
+        pick = self.scored.get((lead.source_rank, sentence.start))
+        if (
+            pick is None
+            or block.kind != "code"
+            or not _short(block.text)
+            or not pick.text.rstrip().endswith(":")
+            or pick.score < self.floor
+            or self.shared(pick, self.wanted) < VARIANT_SHARE
+            or HEADING_LINE.search(self.texts[lead.source_rank][shown.end : sentence.start])
+        ):
+            return
+        self.add(pick, counts=False)
 
     def _steps(self, lead: Pick) -> None:
         """The steps after a sentence that opens them ("… in three steps. First … Then …

@@ -11,7 +11,9 @@ from pipeline.extractive import Pick, _Picked
 from pipeline.units import units
 
 
-def picked(*texts: str, how_to: bool = True, lexicon: Lexicon | None = None) -> _Picked:
+def picked(
+    *texts: str, how_to: bool = True, lexicon: Lexicon | None = None, question: str = ""
+) -> _Picked:
     """The answer's state over ``texts`` (source ``n`` is ``texts[n - 1]``), nothing chosen:
     every prose unit ranked, the earlier sources' higher."""
     sources = [
@@ -25,7 +27,16 @@ def picked(*texts: str, how_to: bool = True, lexicon: Lexicon | None = None) -> 
         for u in found
         if u.kind != "code"
     ]
-    return _Picked(ranked, sources, read, limit=4, floor=0.3, lexicon=lexicon, how_to=how_to)
+    return _Picked(
+        ranked,
+        sources,
+        read,
+        limit=4,
+        floor=0.3,
+        lexicon=lexicon,
+        how_to=how_to,
+        wanted=question_terms(question),
+    )
 
 
 def sentence(state: _Picked, rank: int, starts: str, score: float | None = None) -> Pick:
@@ -247,3 +258,39 @@ def test_a_block_naming_just_the_good_share_of_the_question_counts_as_naming_it(
     best = sentence(state, 0, "The mailer")
     state.add(best)
     assert shown(state, question, best) == ["spool.limit.host = 3"]
+
+
+VARIANTS = f"""Set the spool limit in the config file:
+
+{block("spool = 100")}
+
+To cap the spool per domain instead, use a table:
+
+{block("[spool.domains]")}
+
+The queue is flushed every minute:
+
+{block("flush = 60")}"""
+
+
+def test_a_shown_block_brings_the_variant_announced_right_after_it() -> None:
+    state = picked(VARIANTS, question=QUESTION)
+    state.add(sentence(state, 0, "Set the spool"))
+    said = [p.text.split("\n")[0] for p in state.chosen]
+    assert said == [
+        "Set the spool limit in the config file:",
+        "```toml",
+        "To cap the spool per domain instead, use a table:",
+        "```toml",
+    ]
+    # the variant is context: it does not count toward the answer's limit
+    assert state.counted == 1
+    # the variant may end the section
+    last = VARIANTS.split("\n\nThe queue")[0]
+    state = picked(last, question=QUESTION)
+    state.add(sentence(state, 0, "Set the spool"))
+    assert len(state.chosen) == 4 and state.chosen[-1].text == block("[spool.domains]")
+    # not asked how, the docs' next block is not brought
+    state = picked(VARIANTS, question=QUESTION, how_to=False)
+    state.add(sentence(state, 0, "Set the spool"))
+    assert [p.text.split("\n")[0] for p in state.chosen][2:] == []

@@ -443,3 +443,57 @@ async def test_a_how_to_answer_shows_the_command_a_quoted_sentence_leads_into(
     # a quoted sentence answering far less well than the best does not bring its block
     assert "Each pod of tern can be given a priority class" in text
     assert "--priority=high" not in text
+
+
+BUILDING = """## Building
+
+Invoking the `build` command without any arguments will build the sdist and wheel targets:
+
+```console
+$ tern build
+[sdist]
+dist/demo-1.0.tar.gz
+[wheel]
+dist/demo-1.0-py3-none-any.whl
+```
+
+To only build specific targets, use the `-t`/`--target` option:
+
+```console
+$ tern build -t wheel
+```
+
+To produce only a binary distribution, name it:
+
+```console
+$ tern -v build
+```
+
+## Publishing
+
+Publishing uploads what was built. A token is needed:
+
+```console
+$ tern publish --token TOKEN
+```
+"""
+
+
+async def test_a_how_to_answer_shows_the_variant_the_docs_give_next(embedder: Embedder) -> None:
+    # after the bare command, the docs give the option that builds one target: for "just
+    # the wheel" that is the answer, though it scores below the bare command's lead-in
+    text, _ = await answered(
+        "how do I build just the wheel and not the sdist?", [source(BUILDING)], embedder, limit=1
+    )
+    assert "$ tern build -t wheel" in text and "`-t`/`--target` option:" in text
+    # a block under another heading is another subject, not a variant, and neither is one
+    # whose lead-in names nothing the question asks
+    assert "tern publish" not in text and "tern -v build" not in text
+    # not asked how: no variant is brought along
+    text, _ = await answered(
+        "which targets does the build command build by default?",
+        [source(BUILDING)],
+        embedder,
+        limit=1,
+    )
+    assert "-t wheel" not in text
