@@ -256,6 +256,13 @@ async def test_the_store_reads_back_a_section_only_within_the_scope(
     assert await store.section_chunks([hit.source.url], scope=[]) == []
 
 
+MOVING = (
+    "Moving a database to a new server takes three steps. First stop the writer with "
+    "`dbctl pause`. Then copy the data folder across with rsync. Finally start the writer on "
+    "the new host and point clients at it."
+)
+
+
 async def test_a_sentence_that_opens_steps_brings_every_step(embedder: Embedder) -> None:
     # the later steps share no word with the question, yet without them the answer stops
     # after "First …" of "three steps"
@@ -263,12 +270,8 @@ async def test_a_sentence_that_opens_steps_brings_every_step(embedder: Embedder)
         "how do I move my database to a new server?",
         [
             source(
-                "## Moving a database\n\n"
-                "Moving a database to a new server takes three steps. First stop the writer "
-                "with `dbctl pause`. Then copy the data folder across with rsync. Finally "
-                "start the writer on the new host and point clients at it. The old server "
-                "can be kept as a standby.\n\n## Replicas\n\nNext to the primary, a replica "
-                "serves reads.",
+                f"## Moving a database\n\n{MOVING} The old server can be kept as a standby."
+                "\n\n## Replicas\n\nNext to the primary, a replica serves reads.",
                 url="https://docs.example/move",
             ),
             source(
@@ -328,10 +331,7 @@ async def test_a_procedure_quoted_to_its_last_step_answers_how_alone(embedder: E
         "how do I move my database to a new server?",
         [
             source(
-                "## Moving a database\n\n"
-                "Moving a database to a new server takes three steps. First stop the writer "
-                "with `dbctl pause`. Then copy the data folder across with rsync. Finally "
-                "start the writer on the new host and point clients at it.",
+                f"## Moving a database\n\n{MOVING}",
                 url="https://docs.example/move",
             ),
             source(
@@ -355,10 +355,7 @@ async def test_after_a_procedure_its_own_section_may_still_add(embedder: Embedde
             source(
                 "## Moving a database\n\n"
                 "Moving to a new server pauses writes to the database, so plan a quiet "
-                "hour.\n\n"
-                "Moving a database to a new server takes three steps. First stop the writer "
-                "with `dbctl pause`. Then copy the data folder across with rsync. Finally "
-                "start the writer on the new host and point clients at it.",
+                f"hour.\n\n{MOVING}",
                 url="https://docs.example/move",
             ),
             source("The new server needs the same database version as the old server.", 2),
