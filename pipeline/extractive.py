@@ -353,14 +353,14 @@ class _Picked:
             home = not self.chosen or lead.source_rank == self.chosen[0].source_rank
             if _short(following[0].text) and (home or self.how_to):
                 self.add(_unit_pick(lead, following[0]), counts=False)
-                self._alternative(lead, following[0], following[1:])
+                self._variant(lead, following[0], following[1:])
             return
         for unit in following[:LIST_ITEMS]:
             if unit.kind != "item":
                 return
             self.add(_unit_pick(lead, unit), counts=False)
 
-    def _alternative(self, lead: Pick, shown: Unit, after: Sequence[Unit]) -> None:
+    def _variant(self, lead: Pick, shown: Unit, after: Sequence[Unit]) -> None:
         """For a how-to answer, the sentence right after a shown block when it announces a
         block of its own and names the question's terms (:data:`VARIANT_SHARE`): the
         variant the docs give next ("To only build specific targets, use the `-t` option:"
@@ -663,7 +663,7 @@ class _Picked:
         return Pick(rank, unit.start, unit.text, self.ids[rank], 0.0, unit.kind, unit.term)
 
     def shared(self, unit: Unit | Pick, wanted: set[str], title: str = "") -> float:
-        """The IDF-weighted share of the question's terms a code unit (or its title) names."""
+        """The IDF-weighted share of the question's terms a unit (or its title) names."""
         if not wanted:
             return 0.0
         lexicon = self.lexicon
