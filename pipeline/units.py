@@ -151,7 +151,10 @@ def units(text: str) -> list[Unit]:
             if masked[i] != "\n":
                 masked[i] = " "
 
-    for match in FENCED.finditer(text):
+    # a chunk that starts inside a block is cut like one that ends inside a block: hidden,
+    # and its closing fence opens nothing (the prose after it is prose)
+    mask(0, _cut_block_end(text))
+    for match in FENCED.finditer("".join(masked)):
         rest_fence = REST_FENCE.match(text, match.start())
         opener = PROSE_FENCE.match(text, match.start()) or rest_fence
         if rest_fence is not None:
@@ -503,6 +506,23 @@ def _defined(found: list[Unit], text: str, masked: str, entry: re.Match[str]) ->
         return False
     found.append(Unit(start, end, said, "item"))
     return True
+
+
+#: a line that is a code fence (its info string aside)
+_FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})(?P<info>[^\n]*)$", re.M)
+
+
+def _cut_block_end(text: str) -> int:
+    """Where the block ``text`` starts inside of ends (a chunk cut inside a fenced block),
+    else 0: its first fence line is bare, has a blank line or the end after it, and leaves an
+    odd number of fence lines (the others pair up), so it closes a block and opens none."""
+    fences = list(_FENCE_LINE.finditer(text))
+    if len(fences) % 2 == 0 or fences[0]["info"].strip():
+        return 0
+    end = fences[0].end()
+    if text[end : end + 1] == "\n" and text[end + 1 :].split("\n", 1)[0].strip():
+        return 0
+    return end
 
 
 def _trimmed(block: str) -> str:

@@ -59,8 +59,9 @@ _SETS = (
         # markup and irregular past forms stem with their verbs ("wrote"): cited 91.7%, fact
         # 88.3%. Since code/table answers and a passage's support in sentence choice: 95.0%,
         # 93.3%. Since code naming a good share of a question not asking how is shown: cited
-        # 96.7%.
-        Floors(hit_at_k=0.95, cited_right=0.98, fact_stated=0.93, uncovered=0.9),
+        # 96.7%. Since a chunk that starts inside a code block reads its closing fence as one
+        # (session 12): fact 95.0%.
+        Floors(hit_at_k=0.95, cited_right=0.98, fact_stated=0.95, uncovered=0.9),
         labels_checked=False,
     ),
     DevSet(
@@ -100,8 +101,11 @@ _SETS = (
         # chunks opening mid-thought read back, bullets read to their end): cited 70.0%, fact
         # stated 68.3%. Then (links read as their text, names of several words): 18/20.
         # Titles in the full-text index and a pool of 6 x 16: hit@6 83.3 -> 90.0%. A name only
-        # a link's text gives is not one the docs cover (Sentry): 19/20.
-        Floors(hit_at_k=0.88, cited_right=0.86, fact_stated=0.78, uncovered=0.95),
+        # a link's text gives is not one the docs cover (Sentry): 19/20. Since a chunk that
+        # starts inside a code block reads its closing fence as one (session 12): cited 86.7
+        # -> 85.0%, fact 78.3 -> 75.0%: two facts and a citation had come from a configure()
+        # call read as a sentence ("logger_factory=…, cache_logger_on_first_use=True").
+        Floors(hit_at_k=0.88, cited_right=0.85, fact_stated=0.75, uncovered=0.95),
         timeout=600,
         labels_checked=False,
     ),

@@ -183,6 +183,30 @@ def test_an_interpreter_session_cut_from_its_fence_is_not_prose() -> None:
     ]
 
 
+def test_a_chunk_opening_inside_a_code_block_reads_on_as_prose_after_it() -> None:
+    # a chunk cut inside a compose file: its first fence closes the block, and what
+    # follows is the page's prose, not a block the fence opens
+    text = (
+        "    image: redis:latest\n    container_name: redis\n    ports:\n    - 6379:6379\n"
+        "```\n\nThis configuration runs three services, each with its own container.\n\n"
+        "To run the installation:\n\n```bash\ndocker-compose up\n```\n"
+    )
+    assert [(u.kind, u.text) for u in units(text)] == [
+        ("sentence", "This configuration runs three services, each with its own container."),
+        ("sentence", "To run the installation:"),
+        ("code", "```bash\ndocker-compose up\n```"),
+    ]
+    # a chunk that starts right at the closing fence
+    assert [u.text for u in units("```\n\nThe rest of the page is prose again.")] == [
+        "The rest of the page is prose again."
+    ]
+    # a bare fence with code under it opens a block, however many fences follow it
+    opened = "Run it like this, from the project folder:\n\n```\ndocker-compose up\n"
+    assert [u.text for u in units(opened)] == ["Run it like this, from the project folder:"]
+    whole = "```\ndocker-compose up\n```\n\nThen open the dashboard in a browser."
+    assert [u.kind for u in units(whole)] == ["code", "sentence"]
+
+
 def test_a_chunk_opening_inside_a_table_is_read_from_its_column_headings() -> None:
     url = "https://docs.example/build#build-data"
     texts = [
