@@ -225,8 +225,10 @@ def test_a_chunk_is_read_on_into_the_next_and_back_to_its_open_code_block() -> N
     ]
     chunks = chunked(texts, url, gap=2)
     hit = chunks[1]
-    # alone, the chunk's closing fence would open a block that hides the rest
-    assert not any(u.kind == "item" for u in units(hit.text))
+    # alone, the chunk hides the block it starts inside of (its code is cut) and reads on
+    alone = units(hit.text)
+    assert [u.kind for u in alone] == ["sentence", "item"]
+    assert alone[1].text.startswith("`minimum_size`")
     [wide] = widened([hit], chunks, after=1)
     assert wide.text.startswith("Handles GZip responses.")
     assert wide.text.endswith("Defaults to `9`.")
