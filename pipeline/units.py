@@ -508,15 +508,15 @@ def _defined(found: list[Unit], text: str, masked: str, entry: re.Match[str]) ->
     return True
 
 
-#: a line that is a code fence (its info string aside)
-_FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})(?P<info>[^\n]*)$", re.M)
+#: a line that is a code fence, backticks or tildes (not a MyST ":::" one: FENCE_LINE)
+_CODE_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})(?P<info>[^\n]*)$", re.M)
 
 
 def _cut_block_end(text: str) -> int:
     """Where the block ``text`` starts inside of ends (a chunk cut inside a fenced block),
     else 0: its first fence line is bare, has a blank line or the end after it, and leaves an
     odd number of fence lines (the others pair up), so it closes a block and opens none."""
-    fences = list(_FENCE_LINE.finditer(text))
+    fences = list(_CODE_FENCE.finditer(text))
     if len(fences) % 2 == 0 or fences[0]["info"].strip():
         return 0
     end = fences[0].end()
