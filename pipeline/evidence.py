@@ -62,6 +62,14 @@ mentions what the question is about. Two signals can:
   or list item that names something the question names, the thing counted when the question
   says it ("how many *threads*"), and not as the asker's own word ("a *single* table"). A passage about the thing, with no amount, does not answer how much of it there
   may be, nor does "these two methods" say how many stack frames a traceback keeps.
+- **things**: a question that asks whether there is a thing ("is there an official Helm chart
+  to install it?", "does it support the transactional outbox pattern?") is carried only by a
+  passage that names most of that thing (``evidence_thing_share`` of its IDF-weighted terms,
+  up to where its name ends: "an official Helm chart"). Documentation says what exists and
+  seldom what does not, so a passage that shares the rest of the question ("install",
+  "Prometheus") without naming the thing cannot say there is one. Words that only say what
+  kind of thing it is ("a tool", "a command", "a plugin") need not be named; "is there a way
+  / a setting / an option …" asks how to do something, and "is there a limit …" how much.
 
 Terms are lower-cased words without stop words (the asker's rough count, "a few hundred",
 "thousands of files", is dropped too: an estimate, not a topic; "per million" stays), cut to a crude stem so that
@@ -208,6 +216,28 @@ _COUNTED = re.compile(
 )
 #: what no passage may lack when the question asks for an amount (see ``Evidence.missing``)
 AMOUNT = "<amount>"
+#: a question asking whether a thing exists or is supported ("is there an official Helm chart
+#: …", "does dapr support the transactional outbox pattern …"): the words after it name the thing
+_EXISTS = re.compile(
+    r"\b(?:(?:is|are)\s+there(?:\s+(?:a|an|any|some|the))?"
+    r"|(?:does|do|did|can|will|would)\s+(?!i\b|we\b|you\b)(?:[\w.-]+\s+){1,3}?"
+    r"(?:support|offer|provide|ship|include|come\s+with|have(?!\s+to\b))"
+    r"(?:\s+(?:a|an|any|some|the|its\s+own|their\s+own))?)"
+    r"\s+(?P<thing>[^?,.;:!]+)",
+    re.I,
+)
+#: where the thing's name ends: at its purpose, a clause or a place ("an official Helm chart
+#: *to* install …", "a tool *that* converts …", "a dead letter topic *for* …")
+_THING_END = re.compile(
+    r"(?:^|\s+)(?:to|for|that|which|so|on|in|into|with|without|between|from|where|when|if|"
+    r"like|instead|our|my|we|i)\b.*$",
+    re.I | re.S,
+)
+#: what no passage may lack when the question asks whether a thing exists (``Evidence.missing``)
+THING = "<thing>"
+#: the share of the thing's (IDF-weighted) terms a passage must name to say whether it exists
+#: (``PipelineSettings.evidence_thing_share``)
+THING_SHARE = 0.5
 #: a name that this share of the chunks have is the documents' subject, not a detail
 #: (``PipelineSettings.evidence_subject_share``)
 SUBJECT_SHARE = 0.2
@@ -318,6 +348,19 @@ def terms(text: str) -> list[str]:
     """The content terms of a text, stemmed, in order, without stop words."""
     found = (stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOP)
     return [t for t in found if t not in _STOP_STEMS]
+
+
+#: words that say what kind of thing is asked for, not which ("a tool to …", "a command", "a
+#: plugin"): documentation names the thing itself, seldom its kind. A way, a setting or an option
+#: asks how to do something, and a limit or a maximum asks how much (``AMOUNT``): if these are all
+#: the thing's name says, there is no thing to look for.
+_KINDS = frozenset(
+    terms(
+        "way ways setting option flag command config configuration knob switch toggle tool "
+        "feature plugin extension package library module integration mode support "
+        "limit max maximum minimum cap"
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -508,6 +551,9 @@ class Asked:
     hyphenated: frozenset[tuple[str, ...]] = frozenset()
     #: what the question asks an amount of ("how many *threads*"), when it names it
     counted: str | None = None
+    #: the terms of the thing the question asks whether there is ("is there an official Helm
+    #: chart …": official, helm, chart)
+    thing: tuple[str, ...] = ()
 
 
 def question_terms(question: str) -> list[str]:
@@ -550,7 +596,18 @@ def asked(
             if name and w.isalpha() and (w.isupper() or w[1:].islower())
         ),
         counted=_counted(mine),
+        thing=_thing(mine),
     )
+
+
+def _thing(text: str) -> tuple[str, ...]:
+    """The terms of the thing ``text`` asks whether there is (:data:`_EXISTS`), up to where
+    its name ends, but for the words that only say what kind of thing it is (:data:`_KINDS`)."""
+    match = _EXISTS.search(text)
+    if match is None:
+        return ()
+    named = _asked_terms(_THING_END.sub("", match["thing"]))
+    return tuple(dict.fromkeys(t for t in named if t not in _KINDS))
 
 
 def _counted(text: str) -> str | None:
@@ -746,6 +803,7 @@ def evidence(
     lexicon: Lexicon,
     *,
     subject_share: float = SUBJECT_SHARE,
+    thing_share: float = THING_SHARE,
 ) -> Evidence:
     """``question`` is :func:`asked` of the question (or its bare :func:`question_terms`,
     each then weighed as a name, with nothing that must match). A name the question spells
@@ -761,7 +819,7 @@ def evidence(
     code = set(terms(parts.code)) | _spellings(parts.code)
     weights = {t: lexicon.idf(t) for t in question.terms}
     total = sum(weights.values()) or 1.0
-    covered = sum(w if t in prose else w / 2 if t in code else 0.0 for t, w in weights.items())
+    covered = _covered(weights, prose, code)
     names = words = 0.0
     for t, w in weights.items():
         if not lexicon.known(t):
@@ -801,12 +859,23 @@ def evidence(
         ):
             present.add(AMOUNT)
         missing += tuple(t for t in question.musts if t not in present)
+    if question.thing:
+        # "is there a Terraform provider …": a passage that does not name the thing says
+        # nothing about whether there is one, however much else it shares with the question
+        named = {t: lexicon.idf(t) for t in question.thing}
+        if _covered(named, prose, code) < thing_share * sum(named.values()):
+            missing += (THING,)
     return Evidence(
         coverage=covered / total,
         unknown_names=names / total,
         unknown_words=words / total,
         missing=missing,
     )
+
+
+def _covered(weights: dict[str, float], prose: Collection[str], code: Collection[str]) -> float:
+    """The weight of the terms the prose has, and half that of those only the code has."""
+    return sum(w if t in prose else w / 2 if t in code else 0.0 for t, w in weights.items())
 
 
 def _states_amount(prose: str, question: Asked, lexicon: Lexicon, subject_share: float) -> bool:

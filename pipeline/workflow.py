@@ -484,7 +484,16 @@ class CitebotWorkflow(Workflow):
             lexicon = lexicon.including(attached)
         wanted = asked(question, own=own, vocabulary=self.embedding_grader.embedder.vocabulary)
         share = self.settings.evidence_subject_share
-        found = [evidence(wanted, p, lexicon, subject_share=share) for p in passages]
+        found = [
+            evidence(
+                wanted,
+                p,
+                lexicon,
+                subject_share=share,
+                thing_share=self.settings.evidence_thing_share,
+            )
+            for p in passages
+        ]
         supports = [
             support(
                 grade,

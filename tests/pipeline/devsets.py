@@ -156,7 +156,8 @@ _SETS = (
             # "override" matches "overrides" (session 11, cbb18bd's stem fix) the "[replace] is
             # deprecated" note loses its place to sentences on overrides: 65.3%
             fact_stated=0.65,
-            uncovered=0.73,
+            # a question whether there is a thing needs a passage naming it (session 13): 18/23
+            uncovered=0.78,
         ),
     ),
     _held_out(
@@ -206,8 +207,10 @@ _SETS = (
         # uncovered and 4/4 off-topic clean. The floors sit just under these figures; they catch
         # a regression, and the gap to issue 12's acceptance is the work
         # (tests/devset8/ANALYSIS.md classes every miss). With headless table rows quoted whole
-        # (session 11, main 827db03): cited 89.1%, fact 76.2%.
-        Floors(hit_at_k=0.93, cited_right=0.89, fact_stated=0.76, uncovered=0.75),
+        # (session 11, main 827db03): cited 89.1%, fact 76.2%. A question whether there is a
+        # thing needs a passage naming it (session 13: the outbox pattern, a dead letter topic):
+        # 20/24 uncovered clean.
+        Floors(hit_at_k=0.93, cited_right=0.89, fact_stated=0.76, uncovered=0.83),
     ),
     _held_out(
         "devset9",
@@ -222,8 +225,10 @@ _SETS = (
         # quoted whole (0852d04): cited 77.4%, fact 71.4%; with repeated headings titled by their
         # parents (827db03, main): hit@6 86.9% (one follow-up's section leaves the top 6),
         # MRR 0.717, cited 76.2%, fact 71.4%. A paragraph of one code span read as the usage line
-        # its description names (479777a): fact 72.6%.
-        Floors(hit_at_k=0.86, cited_right=0.76, fact_stated=0.72, uncovered=0.5),
+        # its description names (479777a): fact 72.6%. A question whether there is a thing
+        # needs a passage naming it (session 13: a Helm chart, a Terraform provider, anomaly
+        # detection, a support contract): 16/24 uncovered clean.
+        Floors(hit_at_k=0.86, cited_right=0.76, fact_stated=0.72, uncovered=0.66),
     ),
     _held_out(
         "devset10",

@@ -13,6 +13,7 @@ from pipeline.config import PipelineSettings
 from pipeline.events import Route
 from pipeline.evidence import (
     AMOUNT,
+    THING,
     Lexicon,
     Lexicons,
     _bases,
@@ -707,3 +708,66 @@ def test_an_amount_is_stated_of_the_thing_asked_not_echoed_from_the_question() -
     assert AMOUNT not in asked("what's the most common way to add a column?").musts
     assert asked("how much slower do inserts get with an index?").counted is None
     assert asked("how many threads does a pool get?").counted == stem("threads")
+
+
+HELM_DOCS = [
+    "Installation › Kubernetes\nInstall Prometheus on your Kubernetes cluster with the operator.",
+    "Installation › Helm\nThe community Helm chart installs Prometheus and its exporters.",
+    "Configuration › Rules\nRules files are reloaded when the configuration is reloaded.",
+    *(f"Querying page {n} explains selectors." for n in range(20)),
+]
+
+
+def test_a_question_whether_there_is_a_thing_needs_a_passage_that_names_it() -> None:
+    lexicon = Lexicon.build(HELM_DOCS)
+    question = asked("is there an official helm chart to install prometheus on our cluster?")
+    # the thing's name ends where its purpose starts
+    assert question.thing == tuple(terms("official helm chart"))
+    # installing Prometheus on Kubernetes is not a word about a Helm chart
+    found = evidence(question, HELM_DOCS[0], lexicon)
+    assert THING in found.missing and not found.carries
+    # naming most of it ("Helm chart", not "official") carries it
+    assert evidence(question, HELM_DOCS[1], lexicon).carries
+    # 0 turns the rule off
+    assert evidence(question, HELM_DOCS[0], lexicon, thing_share=0).carries
+    # the kind of thing it is need not be named: "Run `widgetctl test`" is the command
+    command = asked("is there a widgetctl-test command?")
+    assert command.thing == tuple(terms("widgetctl test"))
+    assert evidence(command, "Run `widgetctl test` to test every package.", lexicon).carries
+    supports = asked("does prometheus support the transactional outbox pattern between rules?")
+    assert supports.thing == tuple(terms("transactional outbox pattern"))
+    assert not evidence(supports, HELM_DOCS[2], lexicon).carries
+
+
+def test_half_of_a_things_weight_named_is_enough() -> None:
+    # two words no chunk has weigh the same: a passage naming one names half the thing
+    lexicon = Lexicon.build(HELM_DOCS)
+    question = asked("is there a zorbly quaxer?")
+    assert question.thing == tuple(terms("zorbly quaxer"))
+    assert evidence(question, "A zorbly view of the rules.", lexicon).carries
+    assert not evidence(question, "A view of the rules.", lexicon).carries
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a way, a setting or an option asks how to do something, not whether a thing is,
+        # and a limit how much
+        "is there a way to apply it without restarting the server?",
+        "is there an option for that?",
+        "are there any settings to shrink pages?",
+        "is there a limit on how many cookies a response can set?",
+        # what kind of thing, without which: the docs name the thing, seldom its kind
+        "is there a tool to convert our nginx config?",
+        # "have to" is an obligation, and "do I"/"can we" ask what the asker may do
+        "does the folder ID have to be identical on both machines?",
+        "do I have to restart after editing the config?",
+        "can we ship it inside our product?",
+        # a clause where the thing would be names nothing
+        "which middleware does every app include without me adding it?",
+        "is there anything I should know first?",
+        "how do I install the chart?",
+    ],
+)
+def test_only_a_question_whether_a_thing_exists_names_one(question: str) -> None:
+    assert asked(question).thing == ()
