@@ -726,8 +726,9 @@ def test_a_question_whether_there_is_a_thing_needs_a_passage_that_names_it() -> 
     # installing Prometheus on Kubernetes is not a word about a Helm chart
     found = evidence(question, HELM_DOCS[0], lexicon)
     assert THING in found.missing and not found.carries
-    # naming most of it ("Helm chart", not "official") carries it
+    # naming most of it ("Helm chart", not "official") carries it; naming the least of it not
     assert evidence(question, HELM_DOCS[1], lexicon).carries
+    assert not evidence(question, "The official exporters install with it.", lexicon).carries
     # 0 turns the rule off
     assert evidence(question, HELM_DOCS[0], lexicon, thing_share=0).carries
     # the kind of thing it is need not be named: "Run `widgetctl test`" is the command
@@ -744,7 +745,8 @@ def test_half_of_a_things_weight_named_is_enough() -> None:
     lexicon = Lexicon.build(HELM_DOCS)
     question = asked("is there a zorbly quaxer?")
     assert question.thing == tuple(terms("zorbly quaxer"))
-    assert evidence(question, "A zorbly view of the rules.", lexicon).carries
+    half = evidence(question, "A zorbly view of the rules.", lexicon)
+    assert half.carries and half.coverage == pytest.approx(0.5)
     assert not evidence(question, "A view of the rules.", lexicon).carries
 
 
