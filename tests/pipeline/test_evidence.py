@@ -759,6 +759,7 @@ def test_half_of_a_things_weight_named_is_enough() -> None:
         "is there an option for that?",
         "are there any settings to shrink pages?",
         "is there a limit on how many cookies a response can set?",
+        "is there a cap on how big an upload can be?",
         # what kind of thing, without which: the docs name the thing, seldom its kind
         "is there a tool to convert our nginx config?",
         # "have to" is an obligation, and "do I"/"can we" ask what the asker may do
