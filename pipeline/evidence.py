@@ -68,8 +68,9 @@ mentions what the question is about. Two signals can:
   up to where its name ends: "an official Helm chart"). Documentation says what exists and
   seldom what does not, so a passage that shares the rest of the question ("install",
   "Prometheus") without naming the thing cannot say there is one. Words that only say what
-  kind of thing it is ("a tool", "a command", "a plugin") need not be named; "is there a way
-  / a setting / an option …" asks how to do something, and "is there a limit …" how much.
+  kind of thing it is, or how good ("a tool", "a guide", "an official", "a quick", "built-in"),
+  need not be named; "is there a way / a setting / an option …" asks how to do something, and
+  "is there a limit …" how much.
 
 Terms are lower-cased words without stop words (the asker's rough count, "a few hundred",
 "thousands of files", is dropped too: an estimate, not a topic; "per million" stays), cut to a crude stem so that
@@ -350,17 +351,24 @@ def terms(text: str) -> list[str]:
     return [t for t in found if t not in _STOP_STEMS]
 
 
-#: words that say what kind of thing is asked for, not which ("a tool to …", "a command", "a
-#: plugin"): documentation names the thing itself, seldom its kind. A way, a setting or an option
-#: asks how to do something, and a limit or a maximum asks how much (``AMOUNT``): if these are all
-#: the thing's name says, there is no thing to look for.
+#: words that say what kind of thing is asked for, or how good, not which ("a tool to …", "a
+#: command", "a guide", "an official …", "a quick way"): documentation names the thing itself,
+#: seldom its kind. A way, a setting or an option asks how to do something, a guide or an example
+#: asks for a page about something, and a limit or a maximum asks how much (``AMOUNT``): if these
+#: are all the thing's name says, there is no thing to look for.
 _KINDS = frozenset(
     terms(
-        "way ways setting option flag command config configuration knob switch toggle tool "
-        "feature plugin extension package library module integration mode support "
-        "limit max maximum minimum cap"
+        "tool setting option flag command config configuration knob switch toggle feature "
+        "plugin extension package library module integration mode support place "
+        "guide tutorial example sample documentation docs doc page article reference recipe "
+        "walkthrough workaround fix solution alternative approach method recommendation practice "
+        "limit max maximum minimum cap "
+        "builtin native official existing proper recommended standard dedicated separate special "
+        "automatic simple easy fast light lightweight small minimal good better quick"
     )
 )
+#: "built-in", as one word: it says the thing comes with the software, not what it is
+_BUILT_IN = re.compile(r"\bbuilt[-\s]?in\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -606,7 +614,8 @@ def _thing(text: str) -> tuple[str, ...]:
     match = _EXISTS.search(text)
     if match is None:
         return ()
-    named = _asked_terms(_THING_END.sub("", match["thing"]))
+    thing = _BUILT_IN.sub("builtin", match["thing"])
+    named = _asked_terms(_THING_END.sub("", thing))
     return tuple(dict.fromkeys(t for t in named if t not in _KINDS))
 
 
