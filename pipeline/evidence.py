@@ -70,7 +70,9 @@ mentions what the question is about. Two signals can:
   "Prometheus") without naming the thing cannot say there is one. Words that only say what
   kind of thing it is, or how good ("a tool", "a guide", "an official", "a quick", "built-in"),
   need not be named; "is there a way / a setting / an option …" asks how to do something, and
-  "is there a limit …" how much.
+  "is there a limit …" how much. So is a question how to run, install or use something *as* a
+  thing ("run it as a Windows service", "register it as a Jupyter kernel"): docs that support
+  that name it.
 
 Terms are lower-cased words without stop words (the asker's rough count, "a few hundred",
 "thousands of files", is dropped too: an estimate, not a topic; "per million" stays), cut to a crude stem so that
@@ -231,8 +233,18 @@ _EXISTS = re.compile(
 #: *to* install …", "a tool *that* converts …", "a dead letter topic *for* …")
 _THING_END = re.compile(
     r"(?:^|\s+)(?:to|for|that|which|so|on|in|into|with|without|between|from|where|when|if|"
-    r"like|instead|our|my|we|i)\b.*$",
+    r"like|instead|our|my|we|i|and)\b.*$",
     re.I | re.S,
+)
+#: a question asking how to run, install or use something as a thing ("how do I run it *as a
+#: Windows service*", "register the environment *as a Jupyter kernel*"): the words after "as a"
+#: name the thing, which the docs name where they support it. Only after such a verb: "my app as
+#: a plain process on my laptop" tells the asker's setup, not what they want.
+_AS_A = re.compile(
+    r"\b(?:run|install|register|deploy|start|launch|use|host|serve|package|ship|publish|expose|"
+    r"mount|load|add|embed|wrap|set\s+up)\b(?:\s+[\w'.-]+){0,4}?"
+    r"\s+as\s+an?\s+(?P<thing>[^?,.;:!]+)",
+    re.I,
 )
 #: what no passage may lack when the question asks whether a thing exists (``Evidence.missing``)
 THING = "<thing>"
@@ -609,9 +621,10 @@ def asked(
 
 
 def _thing(text: str) -> tuple[str, ...]:
-    """The terms of the thing ``text`` asks whether there is (:data:`_EXISTS`), up to where
-    its name ends, but for the words that only say what kind of thing it is (:data:`_KINDS`)."""
-    match = _EXISTS.search(text)
+    """The terms of the thing ``text`` asks whether there is (:data:`_EXISTS`), or asks to run
+    something as (:data:`_AS_A`), up to where its name ends, but for the words that only say
+    what kind of thing it is (:data:`_KINDS`)."""
+    match = _EXISTS.search(text) or _AS_A.search(text)
     if match is None:
         return ()
     thing = _BUILT_IN.sub("builtin", match["thing"])

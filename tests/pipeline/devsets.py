@@ -135,7 +135,9 @@ _SETS = (
             # shown block brings the variant announced right after it (session 12, 5d33e6c),
             # `hatch build -t wheel` follows the bare `hatch build`: fact 88.9%
             fact_stated=0.88,
-            uncovered=0.68,
+            # a question how to run something as a thing needs a passage naming it (session
+            # 13: a pre-commit hook, a Jupyter kernel): 17/22
+            uncovered=0.77,
         ),
     ),
     _held_out(
@@ -209,8 +211,8 @@ _SETS = (
         # (tests/devset8/ANALYSIS.md classes every miss). With headless table rows quoted whole
         # (session 11, main 827db03): cited 89.1%, fact 76.2%. A question whether there is a
         # thing needs a passage naming it (session 13: the outbox pattern, a dead letter topic):
-        # 20/24 uncovered clean.
-        Floors(hit_at_k=0.93, cited_right=0.89, fact_stated=0.76, uncovered=0.83),
+        # 20/24 uncovered clean; and one how to run it as a thing (a Windows service): 21/24.
+        Floors(hit_at_k=0.93, cited_right=0.89, fact_stated=0.76, uncovered=0.87),
     ),
     _held_out(
         "devset9",
@@ -238,8 +240,10 @@ _SETS = (
         # off-topic clean; at main 920cb6a cited 66.7%, fact 65.5%, the rest the same. The
         # floors sit just under these figures (tests/devset10/ANALYSIS.md classes every miss).
         # Since "404s" is 404 (cbb18bd) and headless table rows are quoted whole (0852d04; main
-        # 827db03): hit@6 85.7%, MRR 0.694, cited 70.2%, fact 72.6%.
-        Floors(hit_at_k=0.85, cited_right=0.70, fact_stated=0.72, uncovered=0.58),
+        # 827db03): hit@6 85.7%, MRR 0.694, cited 70.2%, fact 72.6%. A question how to run it as
+        # a thing needs a passage naming it (session 13: a Windows service, a non-root user):
+        # 16/24 uncovered clean.
+        Floors(hit_at_k=0.85, cited_right=0.70, fact_stated=0.72, uncovered=0.66),
     ),
 )
 

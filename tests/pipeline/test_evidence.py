@@ -754,6 +754,22 @@ def test_half_of_a_things_weight_named_is_enough() -> None:
     assert not evidence(question, "A view of the rules.", lexicon).carries
 
 
+def test_a_question_how_to_run_something_as_a_thing_names_the_thing() -> None:
+    service = asked("how do I run prometheus as a windows service so it starts on boot?")
+    assert service.thing == tuple(terms("windows service"))
+    lexicon = Lexicon.build([*HELM_DOCS, "Windows › Service\nRegister it as a service."])
+    assert not evidence(service, HELM_DOCS[0], lexicon).carries
+    assert evidence(service, "Windows › Service\nRegister it as a service.", lexicon).carries
+    kernel = asked("how do I register a hatch environment as a Jupyter kernel?")
+    assert kernel.thing == tuple(terms("Jupyter kernel"))
+    # the thing ends at "and", where the asker goes on to another wish
+    user = asked("how do I run traefik as a non-root user and still bind to port 80?")
+    assert user.thing == tuple(terms("non-root user"))
+    # without a verb of running or installing, "as a" tells the asker's setup
+    assert asked("my app runs natively, and the sidecar as a plain process, why?").thing == ()
+    assert asked("how do I read the number from the URL as an int?").thing == ()
+
+
 @pytest.mark.parametrize(
     "question",
     [
