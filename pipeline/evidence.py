@@ -246,9 +246,10 @@ _AS_A = re.compile(
     r"\s+as\s+an?\s+(?P<thing>[^?,.;:!]+)",
     re.I,
 )
-#: what no passage may lack when the question asks whether a thing exists (``Evidence.missing``)
+#: what no passage may lack when the question asks whether a thing exists, or how to run
+#: something as one (``Evidence.missing``)
 THING = "<thing>"
-#: the share of the thing's (IDF-weighted) terms a passage must name to say whether it exists
+#: the share of the thing's (IDF-weighted) terms a passage must name to speak of it
 #: (``PipelineSettings.evidence_thing_share``)
 THING_SHARE = 0.5
 #: a name that this share of the chunks have is the documents' subject, not a detail
