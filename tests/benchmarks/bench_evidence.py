@@ -71,12 +71,15 @@ def test_evidence_and_extraction_cost_per_question() -> None:
     lexicon = Lexicon.build(corpus)
     build_ms = (time.perf_counter() - started) * 1000
     questions = [
-        # a name and a number in every question, so the must-match check runs on each passage
+        # a name and a number in every question, so the must-match check runs on each passage,
+        # and every other one asks whether there is a thing, so the thing's check runs too
         (
-            " ".join(rng.choices(WORDS, k=rng.randint(4, 9))) + f" in Redis {rng.randint(10, 99)}?",
+            ("is there a " if i % 2 else "")
+            + " ".join(rng.choices(WORDS, k=rng.randint(4, 9)))
+            + f" in Redis {rng.randint(10, 99)}?",
             rng.sample(corpus, 6),
         )
-        for _ in range(QUESTIONS)
+        for i in range(QUESTIONS)
     ]
 
     settings = PipelineSettings()
