@@ -69,8 +69,9 @@ mentions what the question is about. Two signals can:
   seldom what does not, so a passage that shares the rest of the question ("install",
   "Prometheus") without naming the thing cannot say there is one. Words that only say what
   kind of thing it is, or how good ("a tool", "a guide", "an official", "a quick", "built-in"),
-  need not be named; "is there a way / a setting / an option …" asks how to do something, and
-  "is there a limit …" how much. So is a question how to run, install or use something *as* a
+  need not be named, but what they are for is the thing ("is there support *for websockets*",
+  "a plugin *for Grafana*"); "is there a way / a setting / an option …" asks how to do
+  something, and "is there a limit …" how much. So is a question how to run, install or use something *as* a
   thing ("run it as a Windows service", "register it as a Jupyter kernel"): docs that support
   that name it.
 
@@ -245,6 +246,11 @@ _AS_A = re.compile(
     r"mount|load|add|embed|wrap|set\s+up)\b(?:\s+[\w'.-]+){0,4}?"
     r"\s+as\s+an?\s+(?P<thing>[^?,.;:!]+)",
     re.I,
+)
+#: what a kind of thing is for, with or of ("support *for websockets*", "a plugin *for
+#: Grafana*"): the thing, when the kind is all the thing's own name says
+_KIND_OF = re.compile(
+    r"[^?,.;:!]*?\b(?:for|with|of)\s+(?:(?:a|an|the|any)\s+)?(?P<thing>[^?,.;:!]+)", re.I
 )
 #: what no passage may lack when the question asks whether a thing exists, or how to run
 #: something as one (``Evidence.missing``)
@@ -624,13 +630,24 @@ def asked(
 def _thing(text: str) -> tuple[str, ...]:
     """The terms of the thing ``text`` asks whether there is (:data:`_EXISTS`), or asks to run
     something as (:data:`_AS_A`), up to where its name ends, but for the words that only say
-    what kind of thing it is (:data:`_KINDS`)."""
+    what kind of thing it is (:data:`_KINDS`): when that is all it says, what the kind is for
+    (:data:`_KIND_OF`)."""
     match = _EXISTS.search(text) or _AS_A.search(text)
     if match is None:
         return ()
     thing = _BUILT_IN.sub("builtin", match["thing"])
-    named = _asked_terms(_THING_END.sub("", thing))
-    return tuple(dict.fromkeys(t for t in named if t not in _KINDS))
+    named = _named(thing)
+    kind_of = _KIND_OF.match(thing)
+    if not named and kind_of is not None:
+        # "is there support for websockets?", "a plugin for Grafana": what the kind is of
+        # names the thing
+        named = _named(kind_of["thing"])
+    return tuple(dict.fromkeys(named))
+
+
+def _named(thing: str) -> list[str]:
+    """The terms of ``thing`` up to where its name ends, but for its kind's (:data:`_KINDS`)."""
+    return [t for t in _asked_terms(_THING_END.sub("", thing)) if t not in _KINDS]
 
 
 def _counted(text: str) -> str | None:

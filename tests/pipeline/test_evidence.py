@@ -733,6 +733,13 @@ def test_a_question_whether_there_is_a_thing_needs_a_passage_that_names_it() -> 
     command = asked("is there a widgetctl-test command?")
     assert command.thing == tuple(terms("widgetctl test"))
     assert evidence(command, "Run `widgetctl test` to test every package.", lexicon).carries
+    # when the kind is all the thing's name says, what it is for names the thing
+    assert asked("is there support for websockets?").thing == tuple(terms("websockets"))
+    assert asked("is there a plugin for Grafana dashboards?").thing == tuple(
+        terms("Grafana dashboards")
+    )
+    guide = asked("is there a guide for migrating from another database?")
+    assert guide.thing == tuple(terms("migrating"))
     # "built-in" says it comes with the software, not what it is
     assert asked("does it have built-in anomaly detection?").thing == tuple(
         terms("anomaly detection")
@@ -783,7 +790,7 @@ def test_a_question_how_to_run_something_as_a_thing_names_the_thing() -> None:
         # what kind of thing, or how good, without which: the docs name the thing, seldom its
         # kind, and a guide or an example is a page about something
         "is there a tool to convert our nginx config?",
-        "is there a guide for migrating from another database?",
+        "is there a guide I should read first?",
         "is there documentation on configuring TLS?",
         "is there a quick way to get a throwaway certificate?",
         "is there a built-in way to send email?",
