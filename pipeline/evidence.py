@@ -71,9 +71,10 @@ mentions what the question is about. Two signals can:
   kind of thing it is, or how good ("a tool", "a guide", "an official", "a quick", "built-in"),
   need not be named, but what they are for is the thing ("is there support *for websockets*",
   "a plugin *for Grafana*"); "is there a way / a setting / an option …" asks how to do
-  something, and "is there a limit …" how much. So is a question how to run, install or use something *as* a
-  thing ("run it as a Windows service", "register it as a Jupyter kernel"): docs that support
-  that name it.
+  something, and "is there a limit …" how much. So is a question how to run, install or use
+  something *as* a thing ("run it as a Windows service", "register it as a Jupyter kernel"),
+  or which thing is recommended ("what's the recommended Authelia setup …"): docs that
+  support or recommend it name it.
 
 Terms are lower-cased words without stop words (the asker's rough count, "a few hundred",
 "thousands of files", is dropped too: an estimate, not a topic; "per million" stays), cut to a crude stem so that
@@ -245,6 +246,13 @@ _AS_A = re.compile(
     r"\b(?:run|install|register|deploy|start|launch|use|host|serve|package|ship|publish|expose|"
     r"mount|load|add|embed|wrap|set\s+up)\b(?:\s+[\w'.-]+){0,4}?"
     r"\s+as\s+an?\s+(?P<thing>[^?,.;:!]+)",
+    re.I,
+)
+#: a question asking which thing is recommended ("what's the recommended Authelia setup …",
+#: "what is the best plugin for …"): the docs name what they recommend
+_RECOMMENDED = re.compile(
+    r"\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:recommended|best|official|preferred|usual|standard)"
+    r"\s+(?P<thing>[^?,.;:!]+)",
     re.I,
 )
 #: what a kind of thing is for, with or of ("support *for websockets*", "a plugin *for
@@ -628,11 +636,11 @@ def asked(
 
 
 def _thing(text: str) -> tuple[str, ...]:
-    """The terms of the thing ``text`` asks whether there is (:data:`_EXISTS`), or asks to run
-    something as (:data:`_AS_A`), up to where its name ends, but for the words that only say
-    what kind of thing it is (:data:`_KINDS`): when that is all it says, what the kind is for
-    (:data:`_KIND_OF`)."""
-    match = _EXISTS.search(text) or _AS_A.search(text)
+    """The terms of the thing ``text`` asks whether there is (:data:`_EXISTS`), asks to run
+    something as (:data:`_AS_A`) or asks the recommended one of (:data:`_RECOMMENDED`), up to
+    where its name ends, but for the words that only say what kind of thing it is
+    (:data:`_KINDS`): when that is all it says, what the kind is for (:data:`_KIND_OF`)."""
+    match = _EXISTS.search(text) or _AS_A.search(text) or _RECOMMENDED.search(text)
     if match is None:
         return ()
     thing = _BUILT_IN.sub("builtin", match["thing"])

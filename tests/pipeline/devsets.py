@@ -242,8 +242,8 @@ _SETS = (
         # Since "404s" is 404 (cbb18bd) and headless table rows are quoted whole (0852d04; main
         # 827db03): hit@6 85.7%, MRR 0.694, cited 70.2%, fact 72.6%. A question how to run it as
         # a thing needs a passage naming it (session 13: a Windows service, a non-root user):
-        # 16/24 uncovered clean.
-        Floors(hit_at_k=0.85, cited_right=0.70, fact_stated=0.72, uncovered=0.66),
+        # 16/24 uncovered clean; and one which thing is recommended (an Authelia setup): 17/24.
+        Floors(hit_at_k=0.85, cited_right=0.70, fact_stated=0.72, uncovered=0.7),
     ),
 )
 

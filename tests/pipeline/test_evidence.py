@@ -772,6 +772,10 @@ def test_a_question_how_to_run_something_as_a_thing_names_the_thing() -> None:
     # the thing ends at "and", where the asker goes on to another wish
     user = asked("how do I run traefik as a non-root user and still bind to port 80?")
     assert user.thing == tuple(terms("non-root user"))
+    # which one is recommended: the docs name what they recommend ("way" asks how)
+    setup = asked("what's the recommended authelia setup with traefik labels?")
+    assert setup.thing == tuple(terms("authelia setup"))
+    assert asked("what's the recommended way to get hatch onto a CI runner?").thing == ()
     # without a verb of running or installing, "as a" tells the asker's setup
     assert asked("my app runs natively, and the sidecar as a plain process, why?").thing == ()
     assert asked("how do I read the number from the URL as an int?").thing == ()
