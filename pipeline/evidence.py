@@ -105,6 +105,7 @@ from citations.spelling import american
 from pipeline.ports import Corpus
 from pipeline.text import FENCED as _FENCE
 from pipeline.text import linkless, unlinked
+from pipeline.things import named
 
 log = logging.getLogger("citebot.pipeline.evidence")
 
@@ -221,45 +222,6 @@ _COUNTED = re.compile(
 )
 #: what no passage may lack when the question asks for an amount (see ``Evidence.missing``)
 AMOUNT = "<amount>"
-#: a question asking whether a thing exists or is supported ("is there an official Helm chart
-#: …", "does dapr support the transactional outbox pattern …"): the words after it name the thing
-_EXISTS = re.compile(
-    r"\b(?:(?:is|are)\s+there(?:\s+(?:a|an|any|some|the))?"
-    r"|(?:does|do|did|can|will|would)\s+(?!i\b|we\b|you\b)(?:[\w.-]+\s+){1,3}?"
-    r"(?:support|offer|provide|ship|include|come\s+with|have(?!\s+to\b))"
-    r"(?:\s+(?:a|an|any|some|the|its\s+own|their\s+own))?)"
-    r"\s+(?P<thing>[^?,.;:!]+)",
-    re.I,
-)
-#: where the thing's name ends: at its purpose, a clause or a place ("an official Helm chart
-#: *to* install …", "a tool *that* converts …", "a dead letter topic *for* …")
-_THING_END = re.compile(
-    r"(?:^|\s+)(?:to|for|that|which|so|on|in|into|with|without|between|from|where|when|if|"
-    r"like|instead|our|my|we|i|and)\b.*$",
-    re.I | re.S,
-)
-#: a question asking how to run, install or use something as a thing ("how do I run it *as a
-#: Windows service*", "register the environment *as a Jupyter kernel*"): the words after "as a"
-#: name the thing, which the docs name where they support it. Only after such a verb: "my app as
-#: a plain process on my laptop" tells the asker's setup, not what they want.
-_AS_A = re.compile(
-    r"\b(?:run|install|register|deploy|start|launch|use|host|serve|package|ship|publish|expose|"
-    r"mount|load|add|embed|wrap|set\s+up)\b(?:\s+[\w'.-]+){0,4}?"
-    r"\s+as\s+an?\s+(?P<thing>[^?,.;:!]+)",
-    re.I,
-)
-#: a question asking which thing is recommended ("what's the recommended Authelia setup …",
-#: "what is the best plugin for …"): the docs name what they recommend
-_RECOMMENDED = re.compile(
-    r"\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:recommended|best|official|preferred|usual|standard)"
-    r"\s+(?P<thing>[^?,.;:!]+)",
-    re.I,
-)
-#: what a kind of thing is for, with or of ("support *for websockets*", "a plugin *for
-#: Grafana*"): the thing, when the kind is all the thing's own name says
-_KIND_OF = re.compile(
-    r"[^?,.;:!]*?\b(?:for|with|of)\s+(?:(?:a|an|the|any)\s+)?(?P<thing>[^?,.;:!]+)", re.I
-)
 #: what no passage may lack when the question asks whether a thing exists, or how to run
 #: something as one (``Evidence.missing``)
 THING = "<thing>"
@@ -394,8 +356,6 @@ _KINDS = frozenset(
         "automatic simple easy fast light lightweight small minimal good better quick"
     )
 )
-#: "built-in", as one word: it says the thing comes with the software, not what it is
-_BUILT_IN = re.compile(r"\bbuilt[-\s]?in\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -636,26 +596,18 @@ def asked(
 
 
 def _thing(text: str) -> tuple[str, ...]:
-    """The terms of the thing ``text`` asks whether there is (:data:`_EXISTS`), asks to run
-    something as (:data:`_AS_A`) or asks the recommended one of (:data:`_RECOMMENDED`), up to
-    where its name ends, but for the words that only say what kind of thing it is
-    (:data:`_KINDS`): when that is all it says, what the kind is for (:data:`_KIND_OF`)."""
-    match = _EXISTS.search(text) or _AS_A.search(text) or _RECOMMENDED.search(text)
-    if match is None:
+    """The terms of the thing ``text`` asks about (:func:`pipeline.things.named`), but for the
+    words that only say what kind of thing it is (:data:`_KINDS`): when that is all its name
+    says, those of what the kind is for."""
+    found = named(text)
+    if found is None:
         return ()
-    thing = _BUILT_IN.sub("builtin", match["thing"])
-    named = _named(thing)
-    kind_of = _KIND_OF.match(thing)
-    if not named and kind_of is not None:
-        # "is there support for websockets?", "a plugin for Grafana": what the kind is of
-        # names the thing
-        named = _named(kind_of["thing"])
-    return tuple(dict.fromkeys(named))
+    return tuple(dict.fromkeys(_unkinded(found.name) or _unkinded(found.of)))
 
 
-def _named(thing: str) -> list[str]:
-    """The terms of ``thing`` up to where its name ends, but for its kind's (:data:`_KINDS`)."""
-    return [t for t in _asked_terms(_THING_END.sub("", thing)) if t not in _KINDS]
+def _unkinded(words: str) -> list[str]:
+    """The terms of ``words`` (:func:`_asked_terms`) that are not a kind's (:data:`_KINDS`)."""
+    return [t for t in _asked_terms(words) if t not in _KINDS]
 
 
 def _counted(text: str) -> str | None:

@@ -1,0 +1,85 @@
+"""Where a question names the thing it asks about, when it asks about one thing.
+
+Three kinds of question ask about a thing the documentation either names or says nothing of:
+
+- whether there is one: "is there an official Helm chart to install it?", "does it support the
+  transactional outbox pattern?", "do you have a Terraform provider?";
+- how to run, install or use something *as* one: "how do I run it as a Windows service?",
+  "register the environment as a Jupyter kernel" (only after such a verb: "my app as a plain
+  process" tells the asker's setup);
+- which one is recommended: "what's the recommended Authelia setup with labels?".
+
+The thing's name runs from there to where its purpose, a clause or a place starts ("an official
+Helm chart *to* install it"). When that name is only a kind ("is there support *for
+websockets*?", "a plugin *for Grafana*"), what follows "for", "with" or "of" names the thing.
+Which words are kinds is the evidence's to say (``pipeline.evidence``): this module finds the
+words, in the asker's own spelling, and no more.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: a question asking whether a thing exists or is supported ("is there an official Helm chart
+#: …", "does dapr support the transactional outbox pattern …"): the words after it name the thing
+_EXISTS = re.compile(
+    r"\b(?:(?:is|are)\s+there(?:\s+(?:a|an|any|some|the))?"
+    r"|(?:does|do|did|can|will|would)\s+(?!i\b|we\b)(?:[\w.-]+\s+){1,3}?"
+    r"(?:support|offer|provide|ship|include|come\s+with|have(?!\s+to\b))"
+    r"(?:\s+(?:a|an|any|some|the|its\s+own|their\s+own))?)"
+    r"\s+(?P<thing>[^?,.;:!]+)",
+    re.I,
+)
+#: where the thing's name ends: at its purpose, a clause or a place ("an official Helm chart
+#: *to* install …", "a tool *that* converts …", "a dead letter topic *for* …")
+_THING_END = re.compile(
+    r"(?:^|\s+)(?:to|for|that|which|so|on|in|into|with|without|between|from|where|when|if|"
+    r"like|instead|our|my|we|i|and)\b.*$",
+    re.I | re.S,
+)
+#: a question asking how to run, install or use something as a thing ("how do I run it *as a
+#: Windows service*", "register the environment *as a Jupyter kernel*"): the words after "as a"
+#: name the thing, which the docs name where they support it. Only after such a verb: "my app as
+#: a plain process on my laptop" tells the asker's setup, not what they want.
+_AS_A = re.compile(
+    r"\b(?:run|install|register|deploy|start|launch|use|host|serve|package|ship|publish|expose|"
+    r"mount|load|add|embed|wrap|set\s+up)\b(?:\s+[\w'.-]+){0,4}?"
+    r"\s+as\s+an?\s+(?P<thing>[^?,.;:!]+)",
+    re.I,
+)
+#: a question asking which thing is recommended ("what's the recommended Authelia setup …",
+#: "what is the best plugin for …"): the docs name what they recommend
+_RECOMMENDED = re.compile(
+    r"\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:recommended|best|official|preferred|usual|standard)"
+    r"\s+(?P<thing>[^?,.;:!]+)",
+    re.I,
+)
+#: what a kind of thing is for, with or of ("support *for websockets*", "a plugin *for
+#: Grafana*"): the thing, when the kind is all the thing's own name says
+_KIND_OF = re.compile(
+    r"[^?,.;:!]*?\b(?:for|with|of)\s+(?:(?:a|an|the|any)\s+)?(?P<thing>[^?,.;:!]+)", re.I
+)
+#: "built-in", as one word: it says the thing comes with the software, not what it is
+_BUILT_IN = re.compile(r"\bbuilt[-\s]?in\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """The words a question names its thing with, and what the thing is for, with or of."""
+
+    name: str
+    of: str = ""
+
+
+def named(question: str) -> Named | None:
+    """The thing ``question`` asks about (see the module's docstring), or None."""
+    match = _EXISTS.search(question) or _AS_A.search(question) or _RECOMMENDED.search(question)
+    if match is None:
+        return None
+    thing = _BUILT_IN.sub("builtin", match["thing"])
+    of = _KIND_OF.match(thing)
+    return Named(
+        name=_THING_END.sub("", thing),
+        of="" if of is None else _THING_END.sub("", of["thing"]),
+    )

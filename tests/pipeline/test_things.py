@@ -1,0 +1,35 @@
+"""Where a question names the thing it asks about (pipeline/things.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.things import Named, named
+
+
+@pytest.mark.parametrize(
+    ("question", "thing"),
+    [
+        # whether there is one, up to where its purpose starts
+        ("is there an official Helm chart to install it?", Named("official Helm chart")),
+        ("does dapr support the outbox pattern between state and pubsub?", Named("outbox pattern")),
+        ("do you have a Terraform provider?", Named("Terraform provider")),
+        ("does the product have a Terraform provider?", Named("Terraform provider")),
+        # how to run something as one, after a verb of running or installing
+        ("how do I run it as a Windows service so it starts on boot?", Named("Windows service")),
+        ("how do I run it as a non-root user and still bind port 80?", Named("non-root user")),
+        # which one is recommended
+        ("what's the recommended Authelia setup with labels?", Named("Authelia setup", "labels")),
+        # a kind, and what it is for
+        ("is there support for websockets?", Named("support", of="websockets")),
+        ("is there a built-in backup command?", Named("builtin backup command")),
+        # none of these asks about a thing: what the asker may or must do is theirs
+        ("do I have to restart it?", None),
+        ("can we ship it inside our product?", None),
+        ("does the folder ID have to be identical?", None),
+        ("my app as a plain process can't reach the sidecar", None),
+        ("how do I rotate the log file?", None),
+    ],
+)
+def test_the_thing_a_question_names(question: str, thing: Named | None) -> None:
+    assert named(question) == thing
