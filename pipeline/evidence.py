@@ -546,8 +546,8 @@ class Asked:
     hyphenated: frozenset[tuple[str, ...]] = frozenset()
     #: what the question asks an amount of ("how many *threads*"), when it names it
     counted: str | None = None
-    #: the terms of the thing the question asks whether there is ("is there an official Helm
-    #: chart …": official, helm, chart)
+    #: the terms of the thing the question asks about (:func:`pipeline.things.named`): "is
+    #: there an official Helm chart …" needs a passage that names the Helm chart
     thing: tuple[str, ...] = ()
 
 
@@ -862,8 +862,8 @@ def evidence(
     if question.thing:
         # "is there a Terraform provider …": a passage that does not name the thing says
         # nothing about whether there is one, however much else it shares with the question
-        named = {t: lexicon.idf(t) for t in question.thing}
-        if _covered(named, prose, code) < thing_share * sum(named.values()):
+        thing = {t: lexicon.idf(t) for t in question.thing}
+        if _covered(thing, prose, code) < thing_share * sum(thing.values()):
             missing += (THING,)
     return Evidence(
         coverage=covered / total,
