@@ -863,7 +863,12 @@ def evidence(
         # "is there a Terraform provider …": a passage that does not name the thing says
         # nothing about whether there is one, however much else it shares with the question
         thing = {t: lexicon.idf(t) for t in question.thing}
-        if _covered(thing, prose, code) < thing_share * sum(thing.values()):
+        # a name the asker writes as one word is named by the same words joined ("TestPyPI":
+        # ``test.pypi.org``), as where the knowledge base's statistics know it
+        said = prose | _compounds(parts.prose.lower())
+        if _covered(thing, said, code | _compounds(parts.code.lower())) < thing_share * sum(
+            thing.values()
+        ):
             missing += (THING,)
     return Evidence(
         coverage=covered / total,

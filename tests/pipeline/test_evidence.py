@@ -740,6 +740,12 @@ def test_a_question_whether_there_is_a_thing_needs_a_passage_that_names_it() -> 
     )
     guide = asked("is there a guide for migrating from another database?")
     assert guide.thing == tuple(terms("migrating"))
+    # a name written as one word is named by the same words joined, as a known name is
+    test_pypi = "Publish to https://test.pypi.org/legacy/ first."
+    index = asked("does hatch support TestPyPI?")
+    with_it = Lexicon.build([*HELM_DOCS, test_pypi])
+    assert evidence(index, test_pypi, with_it).carries
+    assert not evidence(index, "Publish to the index first.", with_it).carries
     # "built-in" says it comes with the software, not what it is
     assert asked("does it have built-in anomaly detection?").thing == tuple(
         terms("anomaly detection")
