@@ -866,9 +866,8 @@ def evidence(
         # a name the asker writes as one word is named by the same words joined ("TestPyPI":
         # ``test.pypi.org``), as where the knowledge base's statistics know it
         said = prose | _compounds(parts.prose.lower())
-        if _covered(thing, said, code | _compounds(parts.code.lower())) < thing_share * sum(
-            thing.values()
-        ):
+        shown = code | _compounds(parts.code.lower())
+        if _covered(thing, said, shown) < thing_share * sum(thing.values()):
             missing += (THING,)
     return Evidence(
         coverage=covered / total,
