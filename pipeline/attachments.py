@@ -12,9 +12,9 @@ import re
 from collections.abc import Iterator
 
 from citations.model import Locator, Source
-from pipeline.evidence import question_terms, terms
 from pipeline.ports import Hit
 from pipeline.question import Attachment, Question
+from pipeline.words import question_terms, terms
 
 #: the collection name attachment passages carry, so later steps can tell them apart
 ATTACHED = "attachment"

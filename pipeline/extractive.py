@@ -40,10 +40,11 @@ from itertools import pairwise
 from citations.model import Source
 from citations.sentences import sentences
 from pipeline.config import PipelineSettings
-from pipeline.evidence import Lexicon, evidence, question_terms, terms
+from pipeline.evidence import Lexicon, evidence
 from pipeline.graders import EmbeddingGrader
 from pipeline.text import last_step, leans_back, next_step, opens_steps, plain
 from pipeline.units import HEADING_LINE, Kind, Unit, asked_tabs, block_end, tab_start, units
+from pipeline.words import question_terms, terms
 
 #: how much a sentence's share of the question's (IDF-weighted) terms adds to its score
 COVERAGE_WEIGHT = 0.5

@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pipeline.evidence import STOP, stem, written_as_names
 from pipeline.question import Turn
+from pipeline.words import STOP, stem, written_as_names
 
 _WORD = re.compile(r"[^\W_][\w.-]*[^\W_]|[^\W_]")
 _MARKER = re.compile(r"\[\d+\]")
 _UNDO = re.compile(r"\b(?:undo|revert|reverse|roll\s*back|rollback|take\s+back)\b", re.I)
 
-#: actions and what undoes them, keyed by stem (pipeline.evidence.stem)
+#: actions and what undoes them, keyed by stem (pipeline.words.stem)
 _OPPOSITES: dict[str, tuple[str, ...]] = {
     stem(verb): opposite
     for verb, opposite in (

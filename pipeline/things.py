@@ -12,7 +12,7 @@ Three kinds of question ask about a thing the documentation either names or says
 The thing's name runs from there to where its purpose, a clause or a place starts ("an official
 Helm chart *to* install it"). When that name is only a kind ("is there support *for
 websockets*?", "a plugin *for Grafana*"), what follows "for", "with" or "of" names the thing.
-Which words are kinds is the evidence's to say (``pipeline.evidence``): this module finds the
+Which words are kinds is the question side's to say (``pipeline.asked``): this module finds the
 words, in the asker's own spelling, and no more.
 """
 

@@ -36,11 +36,12 @@ from citations.model import CitedAnswer, Origin, Segment, Source
 from citations.refusal import is_refusal
 from citations.stream import CitationStream
 from pipeline import numeronyms, prompts
+from pipeline.asked import asked
 from pipeline.attachments import ATTACHED, attachment_hits, skipped_notes
 from pipeline.config import PipelineSettings
 from pipeline.errors import one_line, scrub
 from pipeline.events import Done, Route
-from pipeline.evidence import Lexicon, Lexicons, asked, evidence, support
+from pipeline.evidence import Lexicon, Lexicons, evidence, support
 from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE, Pick, extract
 from pipeline.followup import condense_offline
 from pipeline.graders import EmbeddingGrader, LLMGrader

@@ -14,8 +14,8 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Literal
 
 from bots.settings.channels import PlacePattern, check_patterns, parse_pattern
-from pipeline.evidence import STOP
 from pipeline.question import Place
+from pipeline.words import STOP
 
 if TYPE_CHECKING:
     from bots.settings.channels import ChannelSettings

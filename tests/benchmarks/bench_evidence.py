@@ -26,8 +26,9 @@ import pytest
 
 from citations.model import Source
 from connectors.providers.embeddings.encoder import whole_words
+from pipeline.asked import asked
 from pipeline.config import PipelineSettings
-from pipeline.evidence import Lexicon, asked, evidence, support
+from pipeline.evidence import Lexicon, evidence, support
 from pipeline.extractive import extract
 from pipeline.graders import CachedEmbedder, EmbeddingGrader
 from tests.benchmarks.bench_query import WORDS, _percentile

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.evidence import question_terms, terms
 from pipeline.ports import Embedder
 from pipeline.text import is_prose, plain
 from pipeline.units import asked_tabs, block_end, tab_sets, units
+from pipeline.words import question_terms, terms
 from tests.pipeline.test_extractive import answer, source
 
 SHELLS = """## Shell setup

@@ -9,27 +9,15 @@ import pytest
 from citations.model import Source
 from connectors.knowledge.store import KnowledgeStore
 from pipeline import Pipeline
+from pipeline.asked import AMOUNT, asked
 from pipeline.config import PipelineSettings
 from pipeline.events import Route
-from pipeline.evidence import (
-    AMOUNT,
-    THING,
-    Lexicon,
-    Lexicons,
-    _bases,
-    asked,
-    evidence,
-    question_terms,
-    spelled_as,
-    split_code,
-    stem,
-    support,
-    terms,
-)
+from pipeline.evidence import THING, Lexicon, Lexicons, evidence, split_code, support
 from pipeline.extractive import extract
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
 from pipeline.question import Question
+from pipeline.words import question_terms, spelled_as, stem, terms
 
 CORPUS = [
     "Cookies are exposed as a regular dictionary: request.cookies.get('mycookie').",
@@ -37,67 +25,6 @@ CORPUS = [
     "Paths can use URI templating style to capture path components.",
     "The session middleware signs its cookie with the secret key.",
 ]
-
-
-def test_stems_join_plurals_and_derived_forms() -> None:
-    assert stem("cookies") == stem("cookie")
-    assert stem("pagination") == stem("paginate")
-    assert stem("permissions") == stem("permission")
-    assert stem("S3") == "s3"
-    # -ure and -ose words with their -uration and -osity nouns, irregular past forms
-    assert stem("configured") == stem("configuration") == stem("configure")
-    assert stem("verbose") == stem("verbosity") and stem("utilities") == stem("utility")
-    assert stem("wrote") == stem("written") == stem("write") and stem("sent") == stem("send")
-    # an -er verb's -ing and -ed forms join it, and a -ply verb is not an -ly adverb
-    assert stem("filtering") == stem("filter") == stem("filters")
-    assert stem("ordered") == stem("order") and stem("delivering") == stem("deliver")
-    assert stem("apply") != stem("app") and stem("quickly") == stem("quick")
-
-
-def test_each_irregular_verb_keeps_its_own_forms() -> None:
-    # The table lists one verb per "|" and ends a line without one: the verb that ends a line
-    # and the one that starts the next are still two verbs ("broke" is not "chose")
-    assert stem("broke") == stem("broken") == stem("break") != stem("choose")
-    assert stem("threw") == stem("throw") != stem("take")
-    assert stem("paid") == stem("pay") != stem("mean")
-    assert stem("brought") == stem("bring") != stem("build")
-    assert stem("held") == stem("hold") != stem("forget")
-    assert stem("overrode") == stem("overridden") == stem("override") != stem("wear")
-    assert stem("shook") == stem("shake") != stem("ride")
-    assert stem("slept") == stem("sleep") != stem("seek")
-
-
-@pytest.mark.parametrize(
-    ("forms", "kept"),
-    [
-        # plurals: -ies, -sses and -s, but not the -ss, -us and -is of a word's own ending
-        (("queries", "query"), ""),
-        (("classes", "class"), ""),
-        (("ties", "tie"), ""),
-        (("uses", "use"), ""),
-        # derived forms join their word
-        (("relational", "relate"), ""),
-        (("darkness", "dark"), ""),
-        (("deployment", "deploy"), ""),
-        (("connection", "connect"), ""),
-        (("easier", "easy"), ""),
-        # kept whole: a word of three letters, a short word's final e, a word's own -s ending
-        (("gas",), "gas"),
-        (("code",), "code"),
-        (("status",), "status"),
-        (("access",), "access"),
-        (("analysis",), "analysis"),
-    ],
-)
-def test_stem_forms(forms: tuple[str, ...], kept: str) -> None:
-    stems = {stem(f) for f in forms}
-    assert len(stems) == 1, stems
-    if kept:
-        assert stems == {kept}
-
-
-def test_terms_drop_chat_words_and_keep_content() -> None:
-    assert terms("How long do I have to wait for my endpoint?") == ["wait", "endpoint"]
 
 
 def test_code_and_api_listings_are_not_prose() -> None:
@@ -128,13 +55,6 @@ def test_a_number_or_quoted_name_must_be_in_the_passage_itself() -> None:
     assert not evidence(asked("is `set_cookie` async?"), CORPUS[0], lexicon).carries
     # a one-digit number is too common to require ("2 weeks", "HTTP/2")
     assert asked("is HTTP/2 supported for 2 weeks?").musts == ()
-
-
-def test_only_the_askers_own_numbers_must_match_not_the_threads() -> None:
-    condensed = asked(
-        "and how do I undo it? endpoint answers 410 Gone", own="and how do I undo it?"
-    )
-    assert condensed.musts == () and spelled_as("410") in condensed.terms
 
 
 def test_an_unknown_name_weighs_more_than_an_unknown_everyday_word() -> None:
@@ -323,19 +243,6 @@ def test_a_question_that_asks_for_an_amount_needs_a_passage_that_states_one() ->
     assert evidence(question, other, lexicon).carries
     item = "* `max_cookies` - how many cookies a response keeps.\n  Defaults to `20`.\n* `path`"
     assert evidence(question, item, docs).carries
-
-
-def test_only_the_askers_own_words_are_judged_unreadable() -> None:
-    vocabulary = frozenset({"undo", "key"})
-    condensed = asked("and how do I revoke delete that? API key", own="and how do I undo that?")
-    assert condensed.names == {spelled_as("API")}  # a capital still marks a name
-    assert asked("how do I revoke a key?", vocabulary=vocabulary).names == {stem("revoke")}
-    assert (
-        asked(
-            "and how do I revoke that?", own="and how do I undo that?", vocabulary=vocabulary
-        ).names
-        == frozenset()
-    )
 
 
 def test_a_name_the_asker_writes_that_no_chunk_has_leaves_every_passage_without_it() -> None:
@@ -543,16 +450,6 @@ def test_the_docs_subject_joined_to_a_word_no_chunk_has_names_a_tool_they_never_
     # small words inside the compound are no part of the name
     assert asked("a widgetctl-in-docker setup").hyphenated == {(stem("widgetctl"), stem("docker"))}
     assert Lexicon.build([]).subject is None
-
-
-def test_what_a_word_may_be_an_inflection_of() -> None:
-    # a base of at least three letters, in either spelling, with or without a prefix
-    assert {"run", "runs"} <= _bases("runs") and "optimization" in _bases("optimisations")
-    assert _bases("async") == {"async"}
-    assert {"lock", "build", "blocking"} <= _bases("unlock") | _bases("rebuild") | _bases(
-        "nonblocking"
-    )
-    assert "s" not in _bases("its")
 
 
 def test_a_name_the_asker_says_they_do_not_use_is_not_what_they_ask_about() -> None:
@@ -785,35 +682,3 @@ def test_a_question_how_to_run_something_as_a_thing_names_the_thing() -> None:
     # without a verb of running or installing, "as a" tells the asker's setup
     assert asked("my app runs natively, and the sidecar as a plain process, why?").thing == ()
     assert asked("how do I read the number from the URL as an int?").thing == ()
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        # a way, a setting or an option asks how to do something, not whether a thing is,
-        # and a limit how much
-        "is there a way to apply it without restarting the server?",
-        "is there an option for that?",
-        "are there any settings to shrink pages?",
-        "is there a limit on how many cookies a response can set?",
-        "is there a cap on how big an upload can be?",
-        # what kind of thing, or how good, without which: the docs name the thing, seldom its
-        # kind, and a guide or an example is a page about something
-        "is there a tool to convert our nginx config?",
-        "is there a guide I should read first?",
-        "is there documentation on configuring TLS?",
-        "is there a quick way to get a throwaway certificate?",
-        "is there a built-in way to send email?",
-        "is there a lighter mode?",
-        # "have to" is an obligation, and "do I"/"can we" ask what the asker may do
-        "does the folder ID have to be identical on both machines?",
-        "do I have to restart after editing the config?",
-        "can we ship it inside our product?",
-        # a clause where the thing would be names nothing
-        "which middleware does every app include without me adding it?",
-        "is there anything I should know first?",
-        "how do I install the chart?",
-    ],
-)
-def test_only_a_question_whether_a_thing_exists_names_one(question: str) -> None:
-    assert asked(question).thing == ()

@@ -6,9 +6,10 @@ nearer rather than farther), a second block that names more, and what is never s
 from __future__ import annotations
 
 from citations.model import Locator, Source
-from pipeline.evidence import Lexicon, question_terms
+from pipeline.evidence import Lexicon
 from pipeline.extractive import Pick, _Picked
 from pipeline.units import units
+from pipeline.words import question_terms
 
 
 def picked(

@@ -1,0 +1,373 @@
+"""What a question asks for, read once from the asker's words, so that every passage is weighed
+against the same terms (:mod:`pipeline.evidence`): its content terms, the names it writes, the
+numbers and quoted names a passage must have, and the amount or the thing it asks about.
+
+The asker's words also tell their own situation, which the documentation does not state and an
+answer need not repeat. A value the asker assigns in their own code (``BUILD = 'b1.2.3'``) is
+their data, not a name; so is a name they say they do not use ("and not ``__version__``",
+"instead of Poetry", "rather than", "other than": it still counts as a term, but no passage must
+have it), and an amount they say they have ("my pi has 512MB of RAM", "we have 2 TB"): their
+situation, which the docs do not state. Their estimates, their machine's size and their dates
+("roughly 50 million rows a day", "on a 4-vCPU VM", "a row dated 2100") are no terms of the
+question at all: the docs give ranges and recommended sizes, not the asker's value. Nor is their
+rough count ("a few hundred", "thousands of files"): an estimate, not a topic ("per million"
+stays).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+from citations.spelling import american
+from pipeline.things import named
+from pipeline.words import (
+    EXACT,
+    PHRASE,
+    SENTENCE_END,
+    STOP,
+    THOUSANDS,
+    TOKEN,
+    WORD,
+    dotted_names,
+    spelled_as,
+    spellings_of,
+    stem,
+    terms,
+    words_as_written,
+)
+
+#: words joined by hyphens, as tools and plugins are named: ``cargo-nextest``, ``pytest-xdist``
+_HYPHENATED = re.compile(r"(?<![\w.-])[^\W\d_]+(?:-[^\W_]+)+(?![\w-])")
+#: small words inside a name of several words: "Read the Docs", "Bank of Italy"
+_NAME_LINKS = frozenset({"the", "of"})
+_QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|“([^”\n]+)”")
+#: the value the asker assigns in their own code (``BUILD = 'b1.2.3'``): their data, not
+#: what the docs must say
+_ASSIGNED = re.compile(r"(?<=[\w\]])\s*=\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s,;?!]+)")
+#: a name the asker says they do not use (``and not __version__``, "instead of Poetry"): what
+#: they have instead, not what they ask about
+_NEGATED = re.compile(
+    r"\b(?:not|instead of|rather than|other than)\s+(?:(?:a|an|the|my|our|any)\s+)?"
+    r"(?P<name>`[^`\n]+`|\"[^\"\n]+\"|[\w./-]*\w)",
+    re.I,
+)
+#: a unit of measure after a number: what makes "512MB", "2 TB" or "4 vCPUs" an amount
+_UNIT = (
+    r"(?:[kmgtpe]i?b|[kmgtpe]?bytes?|gigs?|megs?|[kmg]?bps|"
+    r"ms|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?|"
+    r"v?cores?|v?cpus?|threads?|nodes?|servers?|machines?|devices?|users?|rows?|files?)"
+)
+_SCALE = r"(?:(?:thousand|million|billion)\s)?"
+#: an amount the asker says they have (``my pi has 512MB of RAM``, "we have 2 TB to sync",
+#: "our disk is 500GB"): their situation, which the docs do not state, not a number the
+#: answer must have. Only a unit of measure makes it an amount: "does the GUI have 2FA"
+#: names a feature.
+_HAD = re.compile(
+    r"(?:\b(?:has|have|had|got|get)|\b(?:my|our)\s+(?:[\w-]+\s+){1,3}?(?:is|are|was|were))\s+"
+    r"(?:(?:about|around|only|just|over|nearly|almost|roughly)\s+)?"
+    rf"\d+(?:[.,]\d+)?\s?{_SCALE}{_UNIT}\b(?![.-]\w)",
+    re.I,
+)
+#: the asker's situation told as an estimate, a machine's size or a date ("roughly 50 million
+#: rows a day", "about 20 million ids", "on a 4-vCPU VM", "a row dated 2100"): how much and
+#: when for them. Documentation states ranges and the sizes it recommends, not the asker's
+#: value, so these are no terms of the question; an amount the asker asks for ("cap the cache
+#: at 512MB", "time out after 30 seconds") still is, and so is a clock time: "only sync
+#: between 1am and 6am" is the window they want, which the docs must offer.
+_SITUATION = re.compile(
+    r"\b(?:about|around|roughly|approximately|nearly|almost)\s+\d+(?:[.,]\d+)?"
+    rf"(?:\s?{_SCALE}{_UNIT}\b|\s(?:thousand|million|billion)\b)?"
+    rf"|\b(?:a|an|my|our|one|each)\s+\d+(?:[.,]\d+)?-?{_UNIT}(?=[\s-])"
+    r"|\b(?:dated|timestamped)\s+\d[\d-]*|\b\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?\b",
+    re.I,
+)
+#: the asker's rough count ("a few hundred KB/s", "thousands of files"): an estimate, not a
+#: topic; "per million events" is a unit the docs must price, so it stays
+_ROUGH = re.compile(
+    r"\b(?:(?:a\s+)?few|several|some|many|a)\s+(?:dozen|hundred|thousand|million)\b"
+    r"|\b(?:dozens|hundreds|thousands|millions)\b",
+    re.I,
+)
+#: the plural of a status code ("our CDN doesn't like 404s"): the code itself
+_CODES = re.compile(r"\b([1-5]\d\d)s\b")
+#: a percentile written as a latency dashboard names it ("p95", "p99.9"): which percentile the
+#: asker wants is their pick, and the docs say how to compute any percentile ("the 90th")
+_PERCENTILE = re.compile(r"\b[pP]\d{2}(?:\.\d+)?\b")
+#: the value the asker says they gave a setting ("I set retention to 7d", "we changed the
+#: timeout to 30s"): their configuration, not a value the docs must state
+_SET_TO = re.compile(
+    r"(?<!\bcan )(?<!\bcould )(?<!\bshould )(?<!\bdo )(?<!\bhow )(?<!\bwould )(?<!\bshall )"
+    r"(?<!\bmay )(?<!\bmust )\b(?:I|we)(?:'ve|\s+have)?\s+(?:already\s+)?"
+    r"(?:set|changed|configured|raised|lowered)\b"
+    r"[^.?!;\n]{0,40}?\bto\s+(?P<value>[\w.:/-]*\d[\w.:/-]*)",
+    re.I,
+)
+_AMOUNT_ASKED = re.compile(
+    r"\bhow (?:many|much|long|big|large|often|old)\b"
+    r"|\b(?:what|which) (?:size|number)\b"
+    r"|\bis there (?:a|any) (?:limit|maximum|max|minimum|cap)\b"
+    r"|\b(?:limit|maximum|minimum|cap) (?:on|of|for|to) (?:how|the number)\b"
+    # "what's the most columns …", "what is the longest name …" (not "the most common way")
+    r"|\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:most|fewest)\s+(?!\w+ous\b)\w+s\b"
+    r"|\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:max|maximum|minimum|largest|biggest|longest"
+    r"|highest|lowest|smallest)\b",
+    re.I,
+)
+#: the thing an amount is asked of: "how many *threads*", "the most *columns*", "how much
+#: *memory*" (not a comparative: "how much slower")
+_COUNTED = re.compile(
+    r"\b(?:how\s+(?:many|much)|the\s+(?:most|fewest)|(?:number|count|amount)\s+of)\s+"
+    r"(?P<thing>(?!\w+er\b)\w+)",
+    re.I,
+)
+#: what no passage may lack when the question asks for an amount (see
+#: ``pipeline.evidence.Evidence.missing``)
+AMOUNT = "<amount>"
+#: a major version the asker writes ("v3"): a number the passage must have
+#: (:data:`pipeline.evidence._MAJOR`), not a name the documents must write
+_VERSION = re.compile(re.escape(EXACT) + r"v\d+")
+
+
+#: words that say what kind of thing is asked for, or how good, not which ("a tool to …", "a
+#: command", "a guide", "an official …", "a quick way"): documentation names the thing itself,
+#: seldom its kind. A way, a setting or an option asks how to do something, a guide or an example
+#: asks for a page about something, and a limit or a maximum asks how much (``AMOUNT``): if these
+#: are all the thing's name says, there is no thing to look for.
+_KINDS = frozenset(
+    terms(
+        "tool setting option flag command config configuration knob switch toggle feature "
+        "plugin extension package library module integration mode support place "
+        "guide tutorial example sample documentation docs doc page article reference recipe "
+        "walkthrough workaround fix solution alternative approach method recommendation practice "
+        "limit max maximum minimum cap "
+        "builtin native official existing proper recommended standard dedicated separate special "
+        "automatic simple easy fast light lightweight small minimal good better quick"
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A question's content terms, which of them it writes as names, and its must-match
+    terms (``AMOUNT`` among them when it asks for an amount)."""
+
+    terms: tuple[str, ...]
+    names: frozenset[str] = frozenset()
+    musts: tuple[str, ...] = ()
+    #: the names the asker wrote with a capital or a digit ("Sanic", "S3")
+    spelled: frozenset[str] = frozenset()
+    #: those written as code, with an underscore (``log_level``): the passage must have them
+    identifiers: frozenset[str] = frozenset()
+    #: those written as words ("Docker", "Jenkins"), not as code names: the documents' prose
+    #: must write them (:meth:`pipeline.evidence.Lexicon.in_prose`)
+    plain: frozenset[str] = frozenset()
+    #: the names the asker wrote in backticks: code may name them
+    coded: frozenset[str] = frozenset()
+    #: the stems of each word the asker joins with hyphens (``cargo-nextest``)
+    hyphenated: frozenset[tuple[str, ...]] = frozenset()
+    #: what the question asks an amount of ("how many *threads*"), when it names it
+    counted: str | None = None
+    #: the terms of the thing the question asks about (:func:`pipeline.things.named`): "is
+    #: there an official Helm chart …" needs a passage that names the Helm chart
+    thing: tuple[str, ...] = ()
+
+
+def asked(
+    question: str, *, own: str | None = None, vocabulary: Collection[str] | None = None
+) -> Asked:
+    """The terms of ``question``; must-match terms, and the words the embedder cannot read
+    (``vocabulary``: its whole-word tokens, lower-case, when known), come from ``own`` (the
+    asker's words, when ``question`` was condensed with a thread's history), else from
+    ``question``: a word the condensing added ("undo" → "revoke") is not the asker's name.
+
+    A word written as a name is kept as written (:func:`spelled_as`) and matches only
+    itself: "PyPy" is not "PyPI", and ``log_level`` is not ``add_log_level``."""
+    question = _situation(question)
+    names = _names(question)
+    wanted = tuple(dict.fromkeys(_asked_terms(question)))
+    mine = _NEGATED.sub(_unnamed, question if own is None else _situation(own))
+    mine = _SET_TO.sub(_unset, _HAD.sub(" ", mine))
+    if vocabulary:
+        names |= _unreadable(mine, vocabulary)
+    return Asked(
+        terms=wanted,
+        names=names,
+        musts=_musts(mine),
+        spelled=frozenset(n for n in _names(mine) if not _VERSION.fullmatch(n))
+        | _name_phrases(mine)
+        | dotted_names(mine),
+        identifiers=_names(mine, identifiers=True),
+        coded=frozenset(spellings_of(" ".join(m[1] for m in _QUOTED.finditer(mine) if m[1]))),
+        hyphenated=frozenset(
+            tuple(stem(w) for w in m[0].split("-") if w.lower() not in STOP)
+            for m in _HYPHENATED.finditer(mine)
+        ),
+        plain=frozenset(
+            spelled_as(w)
+            for w, name in words_as_written(mine)
+            if name and w.isalpha() and (w.isupper() or w[1:].islower())
+        ),
+        counted=_counted(mine),
+        thing=_thing(mine),
+    )
+
+
+def _thing(text: str) -> tuple[str, ...]:
+    """The terms of the thing ``text`` asks about (:func:`pipeline.things.named`), but for the
+    words that only say what kind of thing it is (:data:`_KINDS`): when that is all its name
+    says, those of what the kind is for."""
+    found = named(text)
+    if found is None:
+        return ()
+    return tuple(dict.fromkeys(_unkinded(found.name) or _unkinded(found.of)))
+
+
+def _unkinded(words: str) -> list[str]:
+    """The terms of ``words`` (:func:`_asked_terms`) that are not a kind's (:data:`_KINDS`)."""
+    return [t for t in _asked_terms(words) if t not in _KINDS]
+
+
+def _counted(text: str) -> str | None:
+    """The stem of what ``text`` asks an amount of (:data:`_COUNTED`), if a content word."""
+    match = _COUNTED.search(text)
+    thing = terms(match["thing"]) if match else []
+    return thing[0] if thing else None
+
+
+def _situation(text: str) -> str:
+    """``text`` without the asker's own data (values assigned in their code, rough counts,
+    estimates, clock times and dates: :data:`_SITUATION`), a status code's plural as the
+    code, and a percentile's short name as the word."""
+    text = _SITUATION.sub(" ", _ROUGH.sub(" ", _ASSIGNED.sub(" ", text)))
+    return _PERCENTILE.sub("percentile", _CODES.sub(r"\1", text))
+
+
+def _unset(match: re.Match[str]) -> str:
+    """A setting's value the asker gave (:data:`_SET_TO`) taken out of what must match."""
+    return match[0][: match.start("value") - match.start()]
+
+
+def _unnamed(match: re.Match[str]) -> str:
+    """A negated name (:data:`_NEGATED`) lower-cased and its joins spaced, so that it is no
+    name, number or file the passage must have: ``not __version__`` keeps "version"."""
+    start = match.start("name") - match.start()
+    return match[0][:start] + re.sub(r"[\W_\d]+", " ", match["name"]).lower()
+
+
+def _asked_terms(text: str) -> Iterable[str]:
+    for raw, name in words_as_written(text):
+        if name:
+            yield spelled_as(raw)
+        else:
+            yield from terms(raw)
+
+
+def _name_phrases(text: str) -> frozenset[str]:
+    """The names of several words that ``text`` writes ("Read the Docs", "GitLab CI"): two or
+    more words in a row written as names (:func:`words_as_written`), "the" or "of" between
+    them. Each of its words may be known and the name not ("Read", "Docs"): the docs name it
+    only if they write its words together."""
+    found: set[str] = set()
+    run: list[str] = []
+
+    def close() -> None:
+        while run and run[-1] in _NAME_LINKS:
+            run.pop()
+        if sum(w not in _NAME_LINKS for w in run) >= 2:
+            found.add(PHRASE + " ".join(run))
+        run.clear()
+
+    start = True
+    for raw in text.split():
+        words = TOKEN.findall(raw)
+        word = words[0] if len(words) == 1 else ""
+        named = (
+            len(word) > 1
+            and word.isalpha()
+            and (any(c.isupper() for c in word[1:]) or (not start and word[0].isupper()))
+        )
+        if named or (run and word.lower() in _NAME_LINKS):
+            run.append(word.lower())
+        else:
+            close()
+        if not raw[-1].isalnum():
+            close()
+        start = bool(SENTENCE_END.search(raw))
+    close()
+    return frozenset(found)
+
+
+def _identifier(word: str) -> bool:
+    """Whether ``word`` is written as only code writes names: ``log_level``, ``_record``.
+    CamelCase is not enough: brands are written so too ("FastAPI", "GitHub"), and a question
+    names them as its setting ("my FastAPI app") as often as what it asks about."""
+    return "_" in word
+
+
+def _unreadable(text: str, vocabulary: Collection[str]) -> frozenset[str]:
+    """Stems of the words that neither are, nor inflect, a token of ``vocabulary``."""
+    found: set[str] = set()
+    for word in WORD.findall(text.lower()):
+        if len(word) < 2 or word in STOP or word.isdigit():
+            continue
+        if not any(base in vocabulary for base in _bases(word)):
+            found.add(stem(word))
+    return frozenset(found)
+
+
+def _bases(word: str) -> set[str]:
+    """``word`` and what it may be an inflection of ("shuts", "spoofed", "uncompressed"), in
+    either spelling ("optimisations")."""
+    spellings = {word, american(word)}
+    bases = set(spellings)
+    for suffix, repl in _INFLECTIONS:
+        bases.update(
+            w[: len(w) - len(suffix)] + repl
+            for w in spellings
+            if w.endswith(suffix) and len(w) - len(suffix) >= 3
+        )
+    for prefix in ("un", "re", "non"):
+        bases.update(
+            b[len(prefix) :]
+            for b in list(bases)
+            if b.startswith(prefix) and len(b) > len(prefix) + 3
+        )
+    return bases
+
+
+_INFLECTIONS = (
+    ("s", ""),
+    ("es", ""),
+    ("ies", "y"),
+    ("ed", ""),
+    ("ed", "e"),
+    ("d", ""),
+    ("ing", ""),
+    ("ing", "e"),
+    ("er", ""),
+    ("ly", ""),
+)
+
+
+def _names(text: str, *, identifiers: bool = False) -> frozenset[str]:
+    """The terms (:func:`spelled_as`) of the words written as names (only those written as
+    code identifiers, with ``identifiers``)."""
+    return frozenset(
+        spelled_as(word)
+        for word, name in words_as_written(text)
+        if name and (not identifiers or _identifier(word))
+    )
+
+
+def _musts(text: str) -> tuple[str, ...]:
+    """Numbers of two or more characters (``30``, ``v1``, ``1,000``) and quoted names' terms."""
+    text = THOUSANDS.sub("", text)
+    found = [w.lower() for w in WORD.findall(text) if len(w) > 1 and any(c.isdigit() for c in w)]
+    for match in _QUOTED.finditer(text):
+        quoted = next(g for g in match.groups() if g is not None)
+        found.extend(terms(quoted))
+    if _AMOUNT_ASKED.search(text):
+        found.append(AMOUNT)
+    return tuple(dict.fromkeys(found))

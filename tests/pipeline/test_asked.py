@@ -1,0 +1,71 @@
+"""What a question asks for (pipeline/asked.py): the asker's own numbers and words, what a
+word may inflect, and which questions name a thing."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.asked import _bases, asked
+from pipeline.words import spelled_as, stem
+
+
+def test_only_the_askers_own_numbers_must_match_not_the_threads() -> None:
+    condensed = asked(
+        "and how do I undo it? endpoint answers 410 Gone", own="and how do I undo it?"
+    )
+    assert condensed.musts == () and spelled_as("410") in condensed.terms
+
+
+def test_only_the_askers_own_words_are_judged_unreadable() -> None:
+    vocabulary = frozenset({"undo", "key"})
+    condensed = asked("and how do I revoke delete that? API key", own="and how do I undo that?")
+    assert condensed.names == {spelled_as("API")}  # a capital still marks a name
+    assert asked("how do I revoke a key?", vocabulary=vocabulary).names == {stem("revoke")}
+    assert (
+        asked(
+            "and how do I revoke that?", own="and how do I undo that?", vocabulary=vocabulary
+        ).names
+        == frozenset()
+    )
+
+
+def test_what_a_word_may_be_an_inflection_of() -> None:
+    # a base of at least three letters, in either spelling, with or without a prefix
+    assert {"run", "runs"} <= _bases("runs") and "optimization" in _bases("optimisations")
+    assert _bases("async") == {"async"}
+    assert {"lock", "build", "blocking"} <= _bases("unlock") | _bases("rebuild") | _bases(
+        "nonblocking"
+    )
+    assert "s" not in _bases("its")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a way, a setting or an option asks how to do something, not whether a thing is,
+        # and a limit how much
+        "is there a way to apply it without restarting the server?",
+        "is there an option for that?",
+        "are there any settings to shrink pages?",
+        "is there a limit on how many cookies a response can set?",
+        "is there a cap on how big an upload can be?",
+        # what kind of thing, or how good, without which: the docs name the thing, seldom its
+        # kind, and a guide or an example is a page about something
+        "is there a tool to convert our nginx config?",
+        "is there a guide I should read first?",
+        "is there documentation on configuring TLS?",
+        "is there a quick way to get a throwaway certificate?",
+        "is there a built-in way to send email?",
+        "is there a lighter mode?",
+        # "have to" is an obligation, and "do I"/"can we" ask what the asker may do
+        "does the folder ID have to be identical on both machines?",
+        "do I have to restart after editing the config?",
+        "can we ship it inside our product?",
+        # a clause where the thing would be names nothing
+        "which middleware does every app include without me adding it?",
+        "is there anything I should know first?",
+        "how do I install the chart?",
+    ],
+)
+def test_only_a_question_whether_a_thing_exists_names_one(question: str) -> None:
+    assert asked(question).thing == ()

@@ -1,0 +1,68 @@
+"""The words a question and a passage are compared in (pipeline/words.py): stems and terms."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.words import stem, terms
+
+
+def test_stems_join_plurals_and_derived_forms() -> None:
+    assert stem("cookies") == stem("cookie")
+    assert stem("pagination") == stem("paginate")
+    assert stem("permissions") == stem("permission")
+    assert stem("S3") == "s3"
+    # -ure and -ose words with their -uration and -osity nouns, irregular past forms
+    assert stem("configured") == stem("configuration") == stem("configure")
+    assert stem("verbose") == stem("verbosity") and stem("utilities") == stem("utility")
+    assert stem("wrote") == stem("written") == stem("write") and stem("sent") == stem("send")
+    # an -er verb's -ing and -ed forms join it, and a -ply verb is not an -ly adverb
+    assert stem("filtering") == stem("filter") == stem("filters")
+    assert stem("ordered") == stem("order") and stem("delivering") == stem("deliver")
+    assert stem("apply") != stem("app") and stem("quickly") == stem("quick")
+
+
+def test_each_irregular_verb_keeps_its_own_forms() -> None:
+    # The table lists one verb per "|" and ends a line without one: the verb that ends a line
+    # and the one that starts the next are still two verbs ("broke" is not "chose")
+    assert stem("broke") == stem("broken") == stem("break") != stem("choose")
+    assert stem("threw") == stem("throw") != stem("take")
+    assert stem("paid") == stem("pay") != stem("mean")
+    assert stem("brought") == stem("bring") != stem("build")
+    assert stem("held") == stem("hold") != stem("forget")
+    assert stem("overrode") == stem("overridden") == stem("override") != stem("wear")
+    assert stem("shook") == stem("shake") != stem("ride")
+    assert stem("slept") == stem("sleep") != stem("seek")
+
+
+@pytest.mark.parametrize(
+    ("forms", "kept"),
+    [
+        # plurals: -ies, -sses and -s, but not the -ss, -us and -is of a word's own ending
+        (("queries", "query"), ""),
+        (("classes", "class"), ""),
+        (("ties", "tie"), ""),
+        (("uses", "use"), ""),
+        # derived forms join their word
+        (("relational", "relate"), ""),
+        (("darkness", "dark"), ""),
+        (("deployment", "deploy"), ""),
+        (("connection", "connect"), ""),
+        (("easier", "easy"), ""),
+        # kept whole: a word of three letters, a short word's final e, a word's own -s ending
+        (("gas",), "gas"),
+        (("code",), "code"),
+        (("status",), "status"),
+        (("access",), "access"),
+        (("analysis",), "analysis"),
+    ],
+)
+def test_stem_forms(forms: tuple[str, ...], kept: str) -> None:
+    stems = {stem(f) for f in forms}
+    assert len(stems) == 1, stems
+    if kept:
+        assert stems == {kept}
+
+
+def test_terms_drop_chat_words_and_keep_content() -> None:
+    assert terms("How long do I have to wait for my endpoint?") == ["wait", "endpoint"]
