@@ -390,3 +390,20 @@ def test_a_british_spelling_finds_the_american_one_and_back(data_dir: Path) -> N
     assert top.source.url.endswith("#american")
     top = store.search("which color", same, top_k=1, scope=None)[0]
     assert top.source.url.endswith("#british")
+
+
+def test_a_chat_phrasing_finds_the_documentations_word(data_dir: Path) -> None:
+    """ "Turn the colours off" is searched with "disable" too: the page that says it comes
+    before one that shares only the asker's words."""
+    same = _unit(1, 0, 0)
+    # a tie (no word in common) would keep the vector list's order: the first row
+    rows = [
+        ("Turn to the next page for the colour table.", "turn", same),
+        ("Set NO_COLOR to disable colours.", "disable", same),
+        ("Unrelated text about rendering.", "other", same),
+    ]
+    store = _synthetic(data_dir, rows)
+    top = store.search("how do I turn the colours off", same, top_k=1, scope=None)[0]
+    assert top.source.url.endswith("#disable")
+    top = store.search("how do I turn to the colour table", same, top_k=1, scope=None)[0]
+    assert top.source.url.endswith("#turn")

@@ -12,7 +12,8 @@ scores a lone full-text match 0, as if it had not matched).
 
 The full-text leg reads the ``search`` column: the chunk's title, its text and their
 identifier terms, spelt one way (``lance_writer.search_text``), searched with the
-question's own terms added and spelt the same way.
+question's own identifier terms and the documentation's words for its chat phrasings
+(``phrasings``: "turn it off" also searches "disable") added, spelt the same way.
 
 Each leg brings a deep pool (``StoreSettings.candidates`` × top_k rows): min-max
 scaling over a shallow pool moves with the pool's depth, and a row that ranks 9th
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from citations.spelling import folded_spelling
 
 from .identifiers import with_identifier_terms
+from .phrasings import with_phrasing_terms
 from .ranking import sections_first
 
 if TYPE_CHECKING:
@@ -212,7 +214,7 @@ class LanceReader:
         by_vector = dataset.to_table(columns=["_distance"], nearest=near, **common)
         column = self.text_index() or SEARCH_COLUMN
         if column == SEARCH_COLUMN:
-            query = folded_spelling(with_identifier_terms(query))
+            query = folded_spelling(with_identifier_terms(with_phrasing_terms(query)))
         by_text = dataset.to_table(
             columns=["_score"], full_text_query={"query": query, "columns": [column]}, **common
         )

@@ -24,6 +24,7 @@ from connectors.errors import StoreError
 
 from .identifiers import FIELD as IDENTIFIERS
 from .identifiers import identifier_terms, with_identifier_terms
+from .phrasings import with_phrasing_terms
 
 
 def collection_filter(collection: str, extra: Any = None) -> Any:
@@ -87,7 +88,7 @@ class CitebotWeaviateVectorStore(WeaviateVectorStore):
         if query.alpha is not None and params["vector"] is not None and query.query_str:
             params["alpha"] = query.alpha  # the integration turns 0.0 (keywords only) into 0.5
         if params.get("query"):
-            asked = with_identifier_terms(params["query"])
+            asked = with_identifier_terms(with_phrasing_terms(params["query"]))
             params["query"] = " ".join([asked, *spelling_variants(asked)])
         params["filters"] = collection_filter(self._collection, params.get("filters"))
         try:

@@ -1,0 +1,54 @@
+"""Full-text terms for how people ask, in the words documentation answers with.
+
+People ask in chat "how do I turn colours off", "anything older than TLS 1.2", "deps I don't
+use anymore"; the page is headed "Disabling colours", "Minimum TLS version", "Removing unused
+dependencies". The embedding bridges some of that and the full-text index none: its words are
+not the page's. A question is searched with the documentation's word for each such phrasing
+added, as it is with its identifiers' terms (:mod:`.identifiers`); the chunks are indexed as
+written. Only phrasings whose meaning holds in any documentation are listed, each with the
+words documentation uses for it.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: a few words between a verb and its particle: "turn *the colours* off"
+_OBJECT = r"(?:[\w'-]+\s+){0,3}?"
+
+_PHRASINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (rf"(?:turn|switch)(?:s|es|ed|ing)?\s+{_OBJECT}off|shut\s+off", ("disable",)),
+    (rf"(?:turn|switch)(?:s|es|ed|ing)?\s+{_OBJECT}on", ("enable",)),
+    (
+        r"get(?:ting)?\s+rid\s+of|throw(?:ing)?\s+away|clean(?:ing)?\s+up|clear(?:ing)?\s+out",
+        ("remove", "delete"),
+    ),
+    (r"older\s+than|at\s+least|oldest|lowest", ("minimum",)),
+    (r"(?:newer|more|bigger|larger)\s+than|at\s+most|exceed(?:s|ed|ing)?", ("maximum", "limit")),
+    (r"newest|most\s+recent", ("latest",)),
+    (r"(?:do\s+not|don't|no\s+longer)\s+(?:use|need)|not\s+used|unneeded", ("unused",)),
+    (r"by\s+itself|on\s+its\s+own|automatically", ("automatic",)),
+    (r"by\s+hand|manually", ("manual",)),
+    (
+        r"every\s+(?:night|day|hour|week)|nightly|periodically|on\s+a\s+schedule",
+        ("schedule", "scheduled"),
+    ),
+    (r"go(?:es)?\s+down|went\s+down|(?:is|are)\s+down", ("unhealthy", "unavailable")),
+    (r"vanish(?:es|ed)?|disappear(?:s|ed)?|(?:get|gets|got|is|are)\s+lost|lose", ("persist",)),
+)
+_FOUND = tuple((re.compile(rf"\b(?:{p})\b", re.I), words) for p, words in _PHRASINGS)
+
+
+def phrasing_terms(text: str) -> list[str]:
+    """The documentation's words for the phrasings in ``text`` (:data:`_PHRASINGS`), each once."""
+    found: dict[str, None] = {}
+    for pattern, words in _FOUND:
+        if pattern.search(text):
+            found.update(dict.fromkeys(words))
+    return list(found)
+
+
+def with_phrasing_terms(text: str) -> str:
+    """``text`` followed by its phrasing terms: what a store searches for."""
+    extra = phrasing_terms(text)
+    return f"{text}\n{' '.join(extra)}" if extra else text

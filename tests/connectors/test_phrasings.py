@@ -1,0 +1,45 @@
+import pytest
+
+from connectors.knowledge.store.phrasings import phrasing_terms, with_phrasing_terms
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("how do I turn the colours off?", ["disable"]),
+        ("can I switch it off for one folder", ["disable"]),
+        ("how do I turn compression on", ["enable"]),
+        ("how do I get rid of old snapshots", ["remove", "delete"]),
+        ("stop clients connecting with anything older than tls 1.2", ["minimum"]),
+        ("reject uploads bigger than 10MB", ["maximum", "limit"]),
+        ("test against the newest versions of my deps", ["latest"]),
+        ("how do I find dependencies I don't use anymore", ["unused"]),
+        ("have prometheus pick up changes by itself", ["automatic"]),
+        ("how do I delete them by hand", ["manual"]),
+        ("run backups every night at 2am", ["schedule", "scheduled"]),
+        ("what happens if that server goes down", ["unhealthy", "unavailable"]),
+        ("my metrics vanish whenever the container restarts", ["persist"]),
+    ],
+)
+def test_a_chat_phrasing_brings_the_documentations_words(question: str, words: list[str]) -> None:
+    assert phrasing_terms(question) == words
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how do I turn one page into two",  # "on" only as a whole word
+        "can I switch to the new resolver",
+        "is the cache on by default",
+        "why is my target directory so huge",
+        "",
+    ],
+)
+def test_other_words_bring_nothing(question: str) -> None:
+    assert phrasing_terms(question) == []
+    assert with_phrasing_terms(question) == question
+
+
+def test_terms_come_once_after_the_text() -> None:
+    question = "turn it off, or switch the cache off, and get rid of it"
+    assert with_phrasing_terms(question) == question + "\ndisable remove delete"
