@@ -139,12 +139,18 @@ _KINDS = frozenset(
     terms(
         "tool setting option flag command config configuration knob switch toggle feature "
         "plugin extension package library module integration mode support place "
+        "script utility helper "
         "guide tutorial example sample documentation docs doc page article reference recipe "
         "walkthrough workaround fix solution alternative approach method recommendation practice "
         "limit max maximum minimum cap "
         "builtin native official existing proper recommended standard dedicated separate special "
         "automatic simple easy fast light lightweight small minimal good better quick"
     )
+)
+#: the kinds that are made things, which the docs name by what they do: "is there a tool *to
+#: convert nginx configs*" asks for something that converts nginx configs
+_ARTIFACTS = frozenset(
+    terms("tool utility plugin extension package library module integration script helper")
 )
 
 
@@ -217,11 +223,17 @@ def asked(
 def _thing(text: str) -> tuple[str, ...]:
     """The terms of the thing ``text`` asks about (:func:`pipeline.things.named`), but for the
     words that only say what kind of thing it is (:data:`_KINDS`): when that is all its name
-    says, those of what the kind is for."""
+    says, those of what the kind is for, and of what a made thing (:data:`_ARTIFACTS`) does."""
     found = named(text)
     if found is None:
         return ()
-    return tuple(dict.fromkeys(_unkinded(found.name) or _unkinded(found.of)))
+    own = _unkinded(found.name)
+    if own:
+        return tuple(dict.fromkeys(own))
+    what = _unkinded(found.of)
+    if not _ARTIFACTS.isdisjoint(_asked_terms(found.name)):
+        what += _unkinded(found.purpose)
+    return tuple(dict.fromkeys(what))
 
 
 def _unkinded(words: str) -> list[str]:

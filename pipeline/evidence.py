@@ -66,11 +66,12 @@ mentions what the question is about. Two signals can:
   "Prometheus") without naming the thing cannot say there is one. Words that only say what
   kind of thing it is, or how good ("a tool", "a guide", "an official", "a quick", "built-in"),
   need not be named, but what they are for is the thing ("is there support *for websockets*",
-  "a plugin *for Grafana*"); "is there a way / a setting / an option …" asks how to do
-  something, and "is there a limit …" how much. So is a question how to run, install or use
-  something *as* a thing ("run it as a Windows service", "register it as a Jupyter kernel"),
-  or which thing is recommended ("what's the recommended Authelia setup …"): docs that
-  support or recommend it name it.
+  "a plugin *for Grafana*"), and a made thing (a tool, a plugin, a script) is named by what it
+  is to do ("a tool *to convert* our nginx configs"); "is there a way / a setting / an option
+  …" asks how to do something, and "is there a limit …" how much. So is a question how to run,
+  install or use something *as* a thing ("run it as a Windows service", "register it as a
+  Jupyter kernel"), or which thing is recommended ("what's the recommended Authelia setup …"):
+  docs that support or recommend it name it.
 
 The question and the passage are read in the same terms (:mod:`pipeline.words`), and what
 the question asks for is read once, from the asker's words (:mod:`pipeline.asked`).

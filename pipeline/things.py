@@ -11,7 +11,8 @@ Three kinds of question ask about a thing the documentation either names or says
 
 The thing's name runs from there to where its purpose, a clause or a place starts ("an official
 Helm chart *to* install it"). When that name is only a kind ("is there support *for
-websockets*?", "a plugin *for Grafana*"), what follows "for", "with" or "of" names the thing.
+websockets*?", "a plugin *for Grafana*"), what follows "for", "with" or "of" names the thing,
+and what a tool is to do names it too ("is there a tool *to convert* our nginx configs?").
 Which words are kinds is the question side's to say (``pipeline.asked``): this module finds the
 words, in the asker's own spelling, and no more.
 """
@@ -60,16 +61,22 @@ _RECOMMENDED = re.compile(
 _KIND_OF = re.compile(
     r"[^?,.;:!]*?\b(?:for|with|of)\s+(?:(?:a|an|the|any)\s+)?(?P<thing>[^?,.;:!]+)", re.I
 )
+#: what a made thing does ("a tool *to convert* nginx configs", "a plugin *that exports* …"),
+#: the asker's own words dropped: "convert *our existing* nginx configs" converts nginx configs
+_PURPOSE = re.compile(r"[^?,.;:!]*?\b(?:to|that|which)\s+(?P<thing>[^?,.;:!]+)", re.I)
+_OWNED = re.compile(r"\b(?:our|my|your|their|its|existing|current)\s+", re.I)
 #: "built-in", as one word: it says the thing comes with the software, not what it is
 _BUILT_IN = re.compile(r"\bbuilt[-\s]?in\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
 class Named:
-    """The words a question names its thing with, and what the thing is for, with or of."""
+    """The words a question names its thing with, what the thing is for, with or of, and
+    what it is to do."""
 
     name: str
     of: str = ""
+    purpose: str = ""
 
 
 def named(question: str) -> Named | None:
@@ -79,7 +86,9 @@ def named(question: str) -> Named | None:
         return None
     thing = _BUILT_IN.sub("builtin", match["thing"])
     of = _KIND_OF.match(thing)
+    purpose = _PURPOSE.match(thing)
     return Named(
         name=_THING_END.sub("", thing),
         of="" if of is None else _THING_END.sub("", of["thing"]),
+        purpose="" if purpose is None else _THING_END.sub("", _OWNED.sub("", purpose["thing"])),
     )

@@ -51,7 +51,7 @@ def test_what_a_word_may_be_an_inflection_of() -> None:
         "is there a cap on how big an upload can be?",
         # what kind of thing, or how good, without which: the docs name the thing, seldom its
         # kind, and a guide or an example is a page about something
-        "is there a tool to convert our nginx config?",
+        "is there a tool for that?",
         "is there a guide I should read first?",
         "is there documentation on configuring TLS?",
         "is there a quick way to get a throwaway certificate?",

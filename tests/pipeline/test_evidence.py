@@ -654,6 +654,24 @@ def test_a_question_whether_there_is_a_thing_needs_a_passage_that_names_it() -> 
     assert not evidence(supports, "Rules follow one pattern.", lexicon).carries
 
 
+def test_a_made_thing_is_named_by_what_it_does() -> None:
+    lexicon = Lexicon.build([*HELM_DOCS, "Migrating › Nginx\nConvert nginx server blocks."])
+    # "a tool to …" names the tool by what it is to do, the asker's own words dropped
+    tool = asked("is there a tool to convert our existing nginx server blocks into rules?")
+    assert tool.thing == tuple(terms("convert nginx server blocks"))
+    assert evidence(tool, "Migrating › Nginx\nConvert nginx server blocks.", lexicon).carries
+    # a page about the rules is not a word about converting nginx's
+    assert not evidence(tool, HELM_DOCS[2], lexicon).carries
+    # with what it is for, and what a script does
+    plugin = asked("is there a plugin for Grafana that exports dashboards?")
+    assert plugin.thing == tuple(terms("Grafana exports dashboards"))
+    assert asked("does it ship a script that rotates the logs?").thing == tuple(
+        terms("rotates logs")
+    )
+    # a way, a setting or an option to do something asks how to do it, whatever it does
+    assert asked("is there an option to convert nginx server blocks?").thing == ()
+
+
 def test_half_of_a_things_weight_named_is_enough() -> None:
     # two words no chunk has weigh the same: a passage naming one names half the thing
     lexicon = Lexicon.build(HELM_DOCS)

@@ -11,7 +11,10 @@ from pipeline.things import Named, named
     ("question", "thing"),
     [
         # whether there is one, up to where its purpose starts
-        ("is there an official Helm chart to install it?", Named("official Helm chart")),
+        (
+            "is there an official Helm chart to install it?",
+            Named("official Helm chart", purpose="install it"),
+        ),
         ("does dapr support the outbox pattern between state and pubsub?", Named("outbox pattern")),
         ("do you have a Terraform provider?", Named("Terraform provider")),
         ("does the product have a Terraform provider?", Named("Terraform provider")),
@@ -23,6 +26,12 @@ from pipeline.things import Named, named
         # a kind, and what it is for
         ("is there support for websockets?", Named("support", of="websockets")),
         ("is there a built-in backup command?", Named("builtin backup command")),
+        # what a made thing is to do, the asker's own words dropped
+        (
+            "is there a tool to convert our existing nginx configs?",
+            Named("tool", purpose="convert nginx configs"),
+        ),
+        ("is there a plugin that exports traces?", Named("plugin", purpose="exports traces")),
         # none of these asks about a thing: what the asker may or must do is theirs
         ("do I have to restart it?", None),
         ("can we ship it inside our product?", None),
