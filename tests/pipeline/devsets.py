@@ -151,8 +151,10 @@ _SETS = (
         # showing the example a sentence leads into, the block "This …" follows and how to
         # change a default (main 1feaec2 + feebfe8): fact 49.5%.
         Floors(
-            hit_at_k=0.75,
-            cited_right=0.70,
+            # chat phrasings searched in the documentation's words too ("newest": latest;
+            # session 14, d268ef2): hit@6 78.9%, MRR 0.621, cited 71.6%
+            hit_at_k=0.78,
+            cited_right=0.71,
             # a name heading's description quoted with its name (session 8, extraction, main
             # 665bd1e): fact stated 51.6%; eight-sentence answers (session 10): 66.3%; since
             # "override" matches "overrides" (session 11, cbb18bd's stem fix) the "[replace] is
@@ -229,8 +231,10 @@ _SETS = (
         # MRR 0.717, cited 76.2%, fact 71.4%. A paragraph of one code span read as the usage line
         # its description names (479777a): fact 72.6%. A question whether there is a thing
         # needs a passage naming it (session 13: a Helm chart, a Terraform provider, anomaly
-        # detection, a support contract): 16/24 uncovered clean.
-        Floors(hit_at_k=0.86, cited_right=0.76, fact_stated=0.72, uncovered=0.66),
+        # detection, a support contract): 16/24 uncovered clean. A question searched with the
+        # documentation's words for its chat phrasings too ("by itself": automatic, "vanish":
+        # persist; session 14, d268ef2): hit@6 89.3%, MRR 0.727, cited 78.6%, fact 75.0%.
+        Floors(hit_at_k=0.88, cited_right=0.78, fact_stated=0.74, uncovered=0.66),
     ),
     _held_out(
         "devset10",
@@ -243,7 +247,9 @@ _SETS = (
         # 827db03): hit@6 85.7%, MRR 0.694, cited 70.2%, fact 72.6%. A question how to run it as
         # a thing needs a passage naming it (session 13: a Windows service, a non-root user):
         # 16/24 uncovered clean; and one which thing is recommended (an Authelia setup): 17/24.
-        Floors(hit_at_k=0.85, cited_right=0.70, fact_stated=0.72, uncovered=0.7),
+        # A tool named by what it is to do (session 14, c6fec77: converting nginx configs):
+        # 18/24; with chat phrasings searched in the documentation's words: hit@6 86.9%.
+        Floors(hit_at_k=0.86, cited_right=0.70, fact_stated=0.72, uncovered=0.74),
     ),
 )
 
