@@ -18,6 +18,7 @@ from connectors.knowledge.store.phrasings import phrasing_terms, with_phrasing_t
         ("how do I delete them by hand", ["manual"]),
         ("run backups every night at 2am", ["schedule", "scheduled"]),
         ("what happens if that server goes down", ["unhealthy", "unavailable"]),
+        ("how often does it check the backend", ["interval"]),
         ("my metrics vanish whenever the container restarts", ["persist"]),
     ],
 )

@@ -34,6 +34,7 @@ _PHRASINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("schedule", "scheduled"),
     ),
     (r"go(?:es)?\s+down|went\s+down|(?:is|are)\s+down", ("unhealthy", "unavailable")),
+    (r"how\s+often", ("interval",)),
     (r"vanish(?:es|ed)?|disappear(?:s|ed)?|(?:get|gets|got|is|are)\s+lost|lose", ("persist",)),
 )
 _FOUND = tuple((re.compile(rf"\b(?:{p})\b", re.I), words) for p, words in _PHRASINGS)
