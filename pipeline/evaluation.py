@@ -70,6 +70,11 @@ class CaseResult:
     fact_stated: bool = False
     judgements: dict[str, bool] = field(default_factory=dict)
 
+    @property
+    def footnotes_right(self) -> tuple[bool, ...]:
+        """For each footnote, in its number's order, whether it points at an expected section."""
+        return tuple(any(same_place(c, e) for e in self.case.urls) for c in self.cited)
+
     def data(self) -> dict[str, Any]:
         return {
             "id": self.case.id,
@@ -363,6 +368,17 @@ class Report:
             if checked
             else None,
             "cited_right": _ratio(sum(r.cited_right for r in answerable), len(answerable)),
+            # "cited right" counts an answer whose any footnote is right, so more footnotes
+            # raise it; these two say how much of what the reader is shown first, and in all,
+            # points at a labelled section (a lower bound: labels seldom list every section
+            # that answers)
+            "first_footnote_right": _ratio(
+                sum(r.footnotes_right[:1] == (True,) for r in answerable), len(answerable)
+            ),
+            "footnote_precision": _ratio(
+                sum(sum(r.footnotes_right) for r in answerable),
+                sum(len(r.cited) for r in answerable),
+            ),
             "fact_stated": _ratio(sum(r.fact_stated for r in answerable), len(answerable)),
             "no_answer_precision": _ratio(
                 sum(1 for r in said_no if r.case.expect == "no_answer"), len(said_no)
@@ -392,6 +408,8 @@ class Report:
             ("retrieval hit@k", _pct(m["hit_at_k"])),
             ("retrieval MRR", "-" if m["mrr"] is None else f"{m['mrr']:.3f}"),
             ("cited right", _pct(m["cited_right"])),
+            ("  first footnote right", _pct(m["first_footnote_right"])),
+            ("  footnote precision", _pct(m["footnote_precision"])),
             ("fact stated", _pct(m["fact_stated"])),
             ("no-answer precision", _pct(m["no_answer_precision"])),
             ("no-answer recall", _pct(m["no_answer_recall"])),

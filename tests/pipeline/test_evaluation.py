@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 
 import pytest
@@ -11,7 +12,15 @@ from click.testing import CliRunner
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers every command)
 from citations.model import CitedAnswer, Reference, Segment, Source
-from pipeline.evaluation import Case, EvalFileError, judge, parse_cases, same_place, states
+from pipeline.evaluation import (
+    Case,
+    EvalFileError,
+    Report,
+    judge,
+    parse_cases,
+    same_place,
+    states,
+)
 from pipeline.events import Done, Route
 
 
@@ -90,6 +99,72 @@ def test_each_miss_of_an_answerable_question_gets_one_class(
     done: Done, hit: bool, miss: str | None
 ) -> None:
     assert judge(CASE, done, [], 0.1, hit=hit, rr=1.0).miss == miss
+
+
+def test_a_report_counts_every_metric_and_lists_every_miss() -> None:
+    right, other = CASE.urls[0], "https://d.example/other.md#x"
+    fact = "Keys last 24 hours."
+    uncovered = Case(question="Cloud Run?", expect="no_answer", kind="uncovered")
+    off_topic = Case(question="Who won the cup?", expect="no_answer", kind="off_topic")
+    results = [
+        judge(CASE, answered(fact, right, other), [], 0.1, hit=True, rr=1.0),
+        judge(CASE, answered(fact, right), [], 0.2, hit=True, rr=0.5),
+        judge(CASE, answered(fact, other, right), [], 0.3, hit=True, rr=1 / 3),
+        judge(CASE, NOT_FOUND, [], 0.40004, hit=False, rr=0.0),
+        judge(CASE, answered(fact, right), [], 0.80004, hit=True, rr=1.0),
+        judge(uncovered, NOT_FOUND, [], 0.5, hit=None, rr=None),
+        judge(uncovered, answered("Go.", other, "https://d/run.md#y"), [], 0.6, hit=None, rr=None),
+        judge(off_topic, NOT_FOUND, [], 0.7, hit=None, rr=None),
+    ]
+    results[0].judgements["faithful"] = True
+    results[1].judgements["faithful"] = False
+    report = Report(results)
+    assert report.metrics() == {
+        "questions": 8,
+        "answerable": 5,
+        "unanswerable": 3,
+        "hit_at_k": 4 / 5,
+        "mrr": pytest.approx((1 + 0.5 + 1 / 3 + 1) / 5),
+        # any footnote right; the first one right; right footnotes of all shown to the reader
+        "cited_right": 4 / 5,
+        "first_footnote_right": 3 / 5,
+        "footnote_precision": 4 / 6,
+        "fact_stated": 4 / 5,
+        "no_answer_precision": 2 / 3,
+        "no_answer_recall": 2 / 3,
+        "by_kind": {
+            "off_topic": {"clean": 1, "of": 1, "rate": 1.0},
+            "uncovered": {"clean": 1, "of": 2, "rate": 0.5},
+        },
+        "routes": {"knowledge_base": 5, "no_answer": 3},
+        "latency_p50_ms": 400.0,
+        "latency_p95_ms": 800.0,
+        "misses": {"retrieval": 1, "leak": 1},
+        "judged": {"faithful": 0.5},
+    }
+    table = report.table()
+    for row in [
+        r"questions +8 \(5 answerable\)",
+        r"retrieval hit@k +80\.0%",
+        r"retrieval MRR +0\.567",
+        r"cited right +80\.0%",
+        r"first footnote right +60\.0%",
+        r"footnote precision +66\.7%",
+        r"fact stated +80\.0%",
+        r"no-answer precision +66\.7%",
+        r"no-answer recall +66\.7%",
+        r"uncovered clean +1/2",
+        r"faithful +50\.0%",
+        r"routes +knowledge_base 5, no_answer 3",
+        r"latency p50 / p95 +400 / 800 ms",
+        r"\n\nmisses \(2\):\n  \[retrieval\] how long do keys last\?  \(cited: no source\)\n"
+        r"  \[leak\] Cloud Run\?  \(cited: other\.md#x, run\.md#y\)$",
+    ]:
+        assert re.search(row, table), row
+    # nothing answered: no footnote to be right, no retrieval checked
+    empty = Report([judge(CASE, NOT_FOUND, [], 0.1, hit=None, rr=None)])
+    assert empty.metrics()["footnote_precision"] is None and empty.metrics()["mrr"] is None
+    assert re.search(r"retrieval MRR +-\n", empty.table())
 
 
 def test_an_answer_to_an_uncovered_question_is_a_leak() -> None:
