@@ -130,27 +130,26 @@ AMOUNT = "<amount>"
 _VERSION = re.compile(re.escape(EXACT) + r"v\d+")
 
 
+#: the kinds that are made things, which the docs name by what they do: "is there a tool *to
+#: convert nginx configs*" asks for something that converts nginx configs
+_ARTIFACTS = frozenset(
+    terms("tool utility plugin extension package library module integration script helper")
+)
 #: words that say what kind of thing is asked for, or how good, not which ("a tool to …", "a
 #: command", "a guide", "an official …", "a quick way"): documentation names the thing itself,
 #: seldom its kind. A way, a setting or an option asks how to do something, a guide or an example
 #: asks for a page about something, and a limit or a maximum asks how much (``AMOUNT``): if these
 #: are all the thing's name says, there is no thing to look for.
-_KINDS = frozenset(
+_KINDS = _ARTIFACTS | frozenset(
     terms(
-        "tool setting option flag command config configuration knob switch toggle feature "
-        "plugin extension package library module integration mode support place "
-        "script utility helper "
+        "setting option flag command config configuration knob switch toggle feature mode "
+        "support place "
         "guide tutorial example sample documentation docs doc page article reference recipe "
         "walkthrough workaround fix solution alternative approach method recommendation practice "
         "limit max maximum minimum cap "
         "builtin native official existing proper recommended standard dedicated separate special "
         "automatic simple easy fast light lightweight small minimal good better quick"
     )
-)
-#: the kinds that are made things, which the docs name by what they do: "is there a tool *to
-#: convert nginx configs*" asks for something that converts nginx configs
-_ARTIFACTS = frozenset(
-    terms("tool utility plugin extension package library module integration script helper")
 )
 
 
