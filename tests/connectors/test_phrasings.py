@@ -19,6 +19,7 @@ from connectors.knowledge.store.phrasings import phrasing_terms, with_phrasing_t
         ("run backups every night at 2am", ["schedule", "scheduled"]),
         ("what happens if that server goes down", ["unhealthy", "unavailable"]),
         ("how often does it check the backend", ["interval"]),
+        ("how long does it remember that choice", ["timeout", "duration"]),
         ("my metrics vanish whenever the container restarts", ["persist"]),
     ],
 )

@@ -249,8 +249,9 @@ _SETS = (
         # 16/24 uncovered clean; and one which thing is recommended (an Authelia setup): 17/24.
         # A tool named by what it is to do (session 14, c6fec77: converting nginx configs):
         # 18/24; with chat phrasings searched in the documentation's words: hit@6 86.9%, and
-        # "how often" searched as "interval" (3a407a5): fact 73.8%.
-        Floors(hit_at_k=0.86, cited_right=0.70, fact_stated=0.73, uncovered=0.74),
+        # "how often" searched as "interval" (3a407a5): fact 73.8%; "how long" as "duration"
+        # (how long a certificate choice is remembered): 75.0%.
+        Floors(hit_at_k=0.86, cited_right=0.70, fact_stated=0.74, uncovered=0.74),
     ),
 )
 

@@ -35,6 +35,7 @@ _PHRASINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (r"go(?:es)?\s+down|went\s+down|(?:is|are)\s+down", ("unhealthy", "unavailable")),
     (r"how\s+often", ("interval",)),
+    (r"how\s+long", ("timeout", "duration")),
     (r"vanish(?:es|ed)?|disappear(?:s|ed)?|(?:get|gets|got|is|are)\s+lost|lose", ("persist",)),
 )
 _FOUND = tuple((re.compile(rf"\b(?:{p})\b", re.I), words) for p, words in _PHRASINGS)
