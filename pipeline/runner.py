@@ -11,13 +11,14 @@ from citations.model import CitedAnswer, Segment
 from pipeline.config import PipelineSettings
 from pipeline.errors import SORRY, one_line
 from pipeline.events import AnswerDelta, Done, Outcome, Progress, Reason, Route, Status
+from pipeline.extracted import extractive_answer, numbered
 from pipeline.extractive import NOT_FOUND
 from pipeline.graders import CachedEmbedder, EmbeddingGrader, default_graders, select_grader
 from pipeline.llm_failures import traceback_if_debug
 from pipeline.ports import Embedder, Grader, Retriever, WebSearch
 from pipeline.question import Question
 from pipeline.run_state import RunState
-from pipeline.workflow import CitebotWorkflow, extractive_answer, numbered
+from pipeline.workflow import CitebotWorkflow
 from pipeline.workflow_events import AskEvent, DeltaEvent, StatusEvent
 
 if TYPE_CHECKING:

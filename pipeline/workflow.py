@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 # LlamaIndex's own workflow package: ``llama_index.core.workflow`` re-exports it, and
@@ -42,7 +42,8 @@ from pipeline.config import PipelineSettings
 from pipeline.errors import one_line, scrub
 from pipeline.events import Done, Route
 from pipeline.evidence import Lexicon, Lexicons, evidence, support
-from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE, Pick, extract
+from pipeline.extracted import extractive_answer, numbered
+from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE
 from pipeline.followup import condense_offline
 from pipeline.graders import EmbeddingGrader, LLMGrader
 from pipeline.llm_failures import (
@@ -94,55 +95,6 @@ KEEP_MARGIN = 0.1
 #: the bundled samples' install answer out (fitted on the dev sets and the samples).
 GRADE_SPREAD = 0.25
 STRIP_CHARS = 400
-
-
-# -- helpers shared with the runner's fallback -------------------------------------------
-
-
-def numbered(sources: Sequence[Source]) -> list[Source]:
-    """The sources with ids 1, 2, … in order: the ids the answer's markers cite."""
-    return [replace(source, id=i) for i, source in enumerate(sources, start=1)]
-
-
-@dataclass(frozen=True, slots=True)
-class Extracted:
-    """An extractive answer: the picked sentences with the sources' ids, and as resolved."""
-
-    raw: str
-    shown: str
-    answer: CitedAnswer
-    picks: list[Pick]
-
-
-async def extractive_answer(
-    query: str,
-    sources: Sequence[Source],
-    grader: EmbeddingGrader,
-    settings: PipelineSettings,
-    lexicon: Lexicon | None = None,
-    *,
-    support: Sequence[float] | None = None,
-) -> Extracted | None:
-    """The most relevant sentences of ``sources``, cited; ``None`` when none is relevant.
-    ``support``, per source, is what the passage was kept on (grade plus evidence)."""
-    text, picks = await extract(
-        query,
-        sources,
-        grader,
-        limit=settings.extractive_sentences,
-        floor=settings.lower,
-        lexicon=lexicon or Lexicon.build(s.text for s in sources),
-        support=support,
-        support_weight=settings.extract_support_weight,
-    )
-    if not text:
-        return None
-    stream = CitationStream(sources, merge_fragments=settings.merge_fragments)
-    shown = stream.feed(text) + stream.close()
-    return Extracted(raw=text, shown=shown, answer=stream.answer, picks=picks)
-
-
-# -- the workflow ----------------------------------------------------------------------
 
 
 class CitebotWorkflow(Workflow):
@@ -1032,9 +984,4 @@ def _one_line(text: Any) -> str:
     return line.strip().strip('"').strip()
 
 
-__all__: Sequence[str] = (
-    "CitebotWorkflow",
-    "Extracted",
-    "extractive_answer",
-    "numbered",
-)
+__all__: Sequence[str] = ("CitebotWorkflow",)
