@@ -36,12 +36,11 @@ from citations.model import CitedAnswer, Origin, Segment, Source
 from citations.refusal import is_refusal
 from citations.stream import CitationStream
 from pipeline import numeronyms, prompts
-from pipeline.asked import asked
-from pipeline.attachments import ATTACHED, attachment_hits, skipped_notes
+from pipeline.attachments import attachment_hits, skipped_notes
 from pipeline.config import PipelineSettings
 from pipeline.errors import one_line, scrub
 from pipeline.events import Done, Route
-from pipeline.evidence import Lexicon, Lexicons, evidence, support
+from pipeline.evidence import Lexicons
 from pipeline.extracted import extractive_answer, numbered
 from pipeline.extractive import NOT_FOUND, NOT_FOUND_ANYWHERE
 from pipeline.followup import condense_offline
@@ -53,6 +52,7 @@ from pipeline.llm_failures import (
     stage_note,
     traceback_if_debug,
 )
+from pipeline.passage_support import passage_support
 from pipeline.passages import standing
 from pipeline.ports import Corpus, Grader, Hit, Retriever, Sections, WebSearch
 from pipeline.question import Question
@@ -426,38 +426,16 @@ class CitebotWorkflow(Workflow):
     async def _support(
         self, question: str, hits: Sequence[Hit], grades: Sequence[float], *, own: str
     ) -> tuple[list[float], list[bool]]:
-        """Each hit's grade plus its lexical evidence (pipeline/evidence.py), and whether it
-        has the numbers and quoted names of ``own``, the asker's words."""
-        passages = [f"{hit.source.title}\n{hit.source.text}" for hit in hits]
-        lexicon = await self.lexicons.get() or Lexicon.build(passages)
-        attached = [p for hit, p in zip(hits, passages, strict=True) if hit.collection == ATTACHED]
-        if attached:
-            # words the asker's own file contains are known words, not the mark of a
-            # question the knowledge base was never about
-            lexicon = lexicon.including(attached)
-        wanted = asked(question, own=own, vocabulary=self.embedding_grader.embedder.vocabulary)
-        share = self.settings.evidence_subject_share
-        found = [
-            evidence(
-                wanted,
-                p,
-                lexicon,
-                subject_share=share,
-                thing_share=self.settings.evidence_thing_share,
-            )
-            for p in passages
-        ]
-        supports = [
-            support(
-                grade,
-                e,
-                coverage_weight=self.settings.evidence_coverage_weight,
-                unknown_weight=self.settings.evidence_unknown_weight,
-                word_factor=self.settings.evidence_word_factor,
-            )
-            for grade, e in zip(grades, found, strict=True)
-        ]
-        return supports, [e.carries for e in found]
+        """``passage_support`` with this workflow's term statistics, embedder and settings."""
+        return await passage_support(
+            question,
+            hits,
+            grades,
+            own=own,
+            lexicons=self.lexicons,
+            vocabulary=self.embedding_grader.embedder.vocabulary,
+            settings=self.settings,
+        )
 
     @step
     async def decide(

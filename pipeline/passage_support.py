@@ -1,0 +1,61 @@
+"""How well each retrieved passage speaks to the question: its grade plus its lexical evidence.
+
+The grade step, the answer started while the LLM grades and the runner's fallback all weigh
+the passages this way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from pipeline.asked import asked
+from pipeline.attachments import ATTACHED
+from pipeline.config import PipelineSettings
+from pipeline.evidence import Lexicon, Lexicons, evidence, support
+from pipeline.ports import Hit
+
+
+async def passage_support(
+    question: str,
+    hits: Sequence[Hit],
+    grades: Sequence[float],
+    *,
+    own: str,
+    lexicons: Lexicons,
+    vocabulary: Collection[str] | None,
+    settings: PipelineSettings,
+) -> tuple[list[float], list[bool]]:
+    """Each hit's grade plus its lexical evidence (pipeline/evidence.py), and whether it
+    has the numbers and quoted names of ``own``, the asker's words. The evidence weighs
+    terms by the knowledge base's statistics (``lexicons``; the passages' own when it has
+    none) and knows the words of the embedder's ``vocabulary``."""
+    passages = [f"{hit.source.title}\n{hit.source.text}" for hit in hits]
+    lexicon = await lexicons.get() or Lexicon.build(passages)
+    attached = [p for hit, p in zip(hits, passages, strict=True) if hit.collection == ATTACHED]
+    if attached:
+        # words the asker's own file contains are known words, not the mark of a
+        # question the knowledge base was never about
+        lexicon = lexicon.including(attached)
+    wanted = asked(question, own=own, vocabulary=vocabulary)
+    share = settings.evidence_subject_share
+    found = [
+        evidence(
+            wanted,
+            p,
+            lexicon,
+            subject_share=share,
+            thing_share=settings.evidence_thing_share,
+        )
+        for p in passages
+    ]
+    supports = [
+        support(
+            grade,
+            e,
+            coverage_weight=settings.evidence_coverage_weight,
+            unknown_weight=settings.evidence_unknown_weight,
+            word_factor=settings.evidence_word_factor,
+        )
+        for grade, e in zip(grades, found, strict=True)
+    ]
+    return supports, [e.carries for e in found]
