@@ -1,0 +1,254 @@
+"""The knowledge-base leg of the workflow: condense, retrieve and grade.
+
+``condense`` makes a thread's follow-up a question that stands alone, ``retrieve`` searches
+the knowledge base within the question's scope and adds the question's attachments, and
+``grade`` scores each passage and weighs its evidence (``pipeline/passage_support.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from workflows import Context, step
+
+from citations.model import Source
+from pipeline import numeronyms, prompts
+from pipeline.attachments import attachment_hits, skipped_notes
+from pipeline.errors import one_line
+from pipeline.extracted import numbered
+from pipeline.followup import condense_offline
+from pipeline.graders import LLMGrader
+from pipeline.llm_failures import LLMFailed, classify, malformed_reply, traceback_if_debug
+from pipeline.ports import Hit
+from pipeline.question import Question
+from pipeline.run_state import RunState
+from pipeline.speculation import Speculation
+from pipeline.trace import Clock
+from pipeline.usage import collecting
+from pipeline.workflow_base import WorkflowBase, one_line_reply
+from pipeline.workflow_events import AskEvent, GradedEvent, RetrievedEvent, RetrieveEvent
+
+if TYPE_CHECKING:
+    from llama_index.core.llms import LLM
+
+log = logging.getLogger("citebot.pipeline")
+
+
+class RetrievalSteps(WorkflowBase):
+    """condense → retrieve → grade: the question as a search, and how well each passage
+    speaks to it."""
+
+    async def _spelled_out(self, run: RunState, question: Question) -> Question:
+        """``question`` with its numeronyms as the documents spell them out ("k8s")."""
+        lexicon = await self.lexicons.get() if numeronyms.written(question.text) else None
+        if lexicon is None:
+            return question
+        words = numeronyms.spelled_out(question.text, lexicon.phrases)
+        if not words:
+            return question
+        run.own = numeronyms.spell_out(run.own, words)
+        run.trace("condense", "spelled out " + ", ".join(f"{k} as {v}" for k, v in words.items()))
+        return replace(question, text=numeronyms.spell_out(question.text, words))
+
+    @step
+    async def condense(self, ctx: Context, ev: AskEvent) -> RetrieveEvent:
+        run = ev.run
+        question = ev.question
+        clock = Clock()
+        previous = [t.text for t in question.history if t.role == "user" and t.text.strip()]
+        question = await self._spelled_out(run, question)
+        if not question.history:
+            run.standalone = question.text
+            run.trace("condense", "no thread history; the question stands alone")
+            return RetrieveEvent(query=run.standalone, run=run)
+        llm = self._llm_usable(run)
+        if llm is not None:
+            history = prompts.history_text(
+                question.history, max_chars=self.settings.history_tokens * 4
+            )
+            try:
+                text = await self._llm_call(
+                    run,
+                    "condense",
+                    llm.apredict(prompts.CONDENSE_PROMPT, history=history, question=question.text),
+                    self.settings.rewrite_timeout,
+                )
+                run.standalone = one_line_reply(text) or question.text
+                run.trace(
+                    "condense", "LLM rewrote the follow-up", ms=clock.ms, query=run.standalone
+                )
+                return RetrieveEvent(query=run.standalone, run=run)
+            except malformed_reply(LLMFailed):
+                pass
+        run.standalone = condense_offline(question.text, question.history)
+        run.trace(
+            "condense",
+            "the follow-up's words, then the thread's topic"
+            if previous
+            else "no earlier question in the thread",
+            ms=clock.ms,
+            query=run.standalone,
+        )
+        return RetrieveEvent(query=run.standalone, run=run)
+
+    @step
+    async def retrieve(self, ctx: Context, ev: RetrieveEvent) -> RetrievedEvent:
+        run = ev.run
+        self._status(ctx, "Searching the knowledge base…", "retrieve")
+        clock = Clock()
+        scope = run.question.scope
+        try:
+            hits = await self.retriever.retrieve(ev.query, top_k=self.settings.top_k, scope=scope)
+        except Exception as exc:
+            log.error(
+                "knowledge base search failed for question %s: %s",
+                run.question.id,
+                one_line(exc, named=True),
+                exc_info=traceback_if_debug(log, exc),
+            )
+            run.note(f"The knowledge base could not be searched ({one_line(exc, named=True)}).")
+            run.trace("retrieve", "search failed", ms=clock.ms, error=one_line(exc, named=True))
+            hits = []
+        else:
+            run.trace(
+                "retrieve",
+                f"{len(hits)} chunks",
+                ms=clock.ms,
+                query=ev.query,
+                top_k=self.settings.top_k,
+                scope=list(scope) if scope is not None else "all",
+                scores=[round(h.score, 4) for h in hits],
+            )
+        for note in skipped_notes(run.question):
+            run.note(note)
+        attached = attachment_hits(run.question)
+        if attached:
+            run.trace("retrieve", f"{len(attached)} passages of the question's attachments")
+        return RetrievedEvent(query=ev.query, hits=hits + attached, run=run)
+
+    @step
+    async def grade(self, ctx: Context, ev: RetrievedEvent) -> GradedEvent:
+        run = ev.run
+        if not ev.hits:
+            return GradedEvent(query=ev.query, hits=[], grades=[], run=run)
+        clock = Clock()
+        texts = [hit.source.text for hit in ev.hits]
+        # grade against the user's question: a keyword rewrite is for search only
+        question = run.standalone or ev.query
+        grader = self.grader
+        if isinstance(grader, LLMGrader) and run.llm_down is not None:
+            grader = self.embedding_grader
+        llm = self._llm_usable(run)
+        if (
+            isinstance(grader, LLMGrader)
+            and llm is not None
+            and self.settings.speculate
+            and not run.streamed
+            and run.speculation is None
+        ):
+            with collecting(run.usage):
+                run.speculation = self._speculate(run, llm, question, ev.hits)
+        try:
+            with collecting(run.usage):
+                async with asyncio.timeout(self.settings.grade_timeout):
+                    grades = await grader.grade(question, texts)
+            if len(grades) != len(texts):
+                raise ValueError(
+                    f"grader {grader.name!r} returned {len(grades)} grades for {len(texts)} texts"
+                )
+            run.llm_answered = run.llm_answered or isinstance(grader, LLMGrader)
+        except Exception as exc:
+            if grader is self.embedding_grader:
+                log.error(
+                    "grading failed for question %s: %s",
+                    run.question.id,
+                    one_line(exc, named=True),
+                    exc_info=traceback_if_debug(log, exc),
+                )
+                run.trace(
+                    "grade",
+                    "grading failed; nothing counts as relevant",
+                    ms=clock.ms,
+                    error=one_line(exc, named=True),
+                )
+                return GradedEvent(query=ev.query, hits=ev.hits, grades=[0.0] * len(texts), run=run)
+            if isinstance(grader, LLMGrader):
+                failure = classify(
+                    exc, seconds=self.settings.grade_timeout, answered=run.llm_answered
+                )
+                self._llm_failed(run, "grade", failure, exc)
+            else:
+                reason = (
+                    f"it did not answer within {self.settings.grade_timeout:g} s"
+                    if isinstance(exc, TimeoutError)
+                    else one_line(exc, named=True)
+                )
+                log.error(
+                    "grader %r failed for question %s: %s",
+                    grader.name,
+                    run.question.id,
+                    reason,
+                    exc_info=traceback_if_debug(log, exc),
+                )
+                run.trace(
+                    "grade",
+                    f"grader {grader.name!r} failed; using the embedding grader",
+                    error=reason,
+                )
+            grader = self.embedding_grader
+            grades = await self.embedding_grader.grade(question, texts)
+        supports, carries = await self._support(question, ev.hits, grades, own=run.own)
+        note = {"note": self.grader_note} if self.grader_note else {}
+        run.trace(
+            "grade",
+            f"graded {len(texts)} chunks with {grader.name!r}, best {max(grades):.2f}",
+            ms=clock.ms,
+            grades=[round(g, 4) for g in grades],
+            support=[round(s, 4) for s in supports],
+            **(
+                {"lacking": [i for i, c in enumerate(carries) if not c]} if not all(carries) else {}
+            ),
+            grader=grader.name,
+            graded=len(texts),
+            **note,
+        )
+        return GradedEvent(
+            query=ev.query,
+            hits=ev.hits,
+            grades=list(grades),
+            support=supports,
+            carries=carries,
+            run=run,
+        )
+
+    def _speculate(
+        self, run: RunState, llm: LLM, question: str, hits: Sequence[Hit]
+    ) -> Speculation:
+        """The answer over the passages the embedding grade keeps as "correct", started now
+        (see ``pipeline/speculation.py``), numbered in retrieval order."""
+
+        async def guess() -> list[Source]:
+            # only when the cheap grade and the evidence already say "the knowledge base
+            # answers this": elsewhere the call would mostly be thrown away
+            grades = await self.embedding_grader.grade(question, [h.source.text for h in hits])
+            supports, carries = await self._support(question, hits, grades, own=run.own)
+            carrying = [s for s, c in zip(supports, carries, strict=True) if c]
+            upper = self.settings.upper
+            if (
+                max(grades) <= upper
+                or max(carrying, default=-1.0) < self.settings.evidence_threshold
+            ):
+                return []
+            return [hit.source for hit, grade in zip(hits, grades, strict=True) if grade >= upper]
+
+        async def stream(sources: list[Source]) -> Any:
+            messages = prompts.answer_messages(
+                run.standalone, numbered(sources), stricter=False, persona=run.question.persona
+            )
+            return await llm.astream_chat(messages)
+
+        return Speculation(guess, stream)
