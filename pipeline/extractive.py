@@ -22,6 +22,9 @@ How it reads (the units are in ``pipeline/units.py``):
   sentence of an option's description (under its signature block or its name heading) is
   quoted with the name it describes ("`maxConflicts`: The maximum number …");
 - a bullet ending in "or", "and" or a comma runs on into the next one;
+- a sentence that opens steps brings every step, and a later step ("Second, …") the steps
+  before it back to the first; a sentence saying that a name the answer quotes from its
+  source is deprecated comes with it ("`[replace]` is deprecated. Use `[patch]` instead.");
 - when the question asks how to do something, the code of the best section is
   the answer's second half, shown as a fenced block and cited like a sentence; when it
   does not, only code naming a good share of what it asks is (a key in a defaults
@@ -42,7 +45,15 @@ from citations.sentences import sentences
 from pipeline.config import PipelineSettings
 from pipeline.evidence import Lexicon, evidence
 from pipeline.graders import EmbeddingGrader
-from pipeline.text import last_step, leans_back, next_step, opens_steps, plain
+from pipeline.text import (
+    first_step,
+    last_step,
+    later_step,
+    leans_back,
+    next_step,
+    opens_steps,
+    plain,
+)
 from pipeline.units import HEADING_LINE, Kind, Unit, asked_tabs, block_end, tab_start, units
 from pipeline.words import question_terms, terms
 
@@ -96,6 +107,11 @@ _DIAGRAM = re.compile(r"[ \t]*(?:```|~~~)[ \t]*\{?(?:mermaid|plantuml|graphviz|d
 # a sentence stating what happens unless told otherwise
 _BY_DEFAULT = re.compile(r"\bby\s+default\b", re.I)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
+# a sentence saying that what it names is on its way out ("`[replace]` is deprecated")
+_DEPRECATED = re.compile(
+    r"\b(?:deprecated|obsolete|no\s+longer\s+(?:supported|recommended))\b",
+    re.I,
+)
 # a list item that runs on into the next one: it ends in a conjunction or a comma
 _GOES_ON = re.compile(r"(?:[,;]|\b(?:or|and))[ \t]*$", re.I)
 
@@ -243,6 +259,7 @@ async def extract(
         # not asked how, code is shown only where it names a good share of the question
         # (a key's default in the defaults listing, a signature's parameter)
         picked.show_code(ranked[0], set(wanted), least=SIGNATURE_SHARE)
+    picked.read_deprecations()
     chosen = sorted(picked.chosen, key=lambda p: (p.source_rank, p.start))
     # code left out between two sentences does not part them: they read on for the reader
     position = {
@@ -303,6 +320,8 @@ class _Picked:
             self._announced(pick)
         elif pick.kind == "sentence" and opens_steps(pick.text):
             self._steps(pick)
+        elif pick.kind == "sentence" and later_step(pick.text):
+            self._earlier_steps(pick)
         elif pick.kind == "item" and _GOES_ON.search(pick.text):
             self._runs_on(pick)
         if pick.kind == "item":
@@ -401,6 +420,28 @@ class _Picked:
             self.add(pick, counts=pick.score >= self.floor)
             if last_step(pick.text):
                 self.procedure = lead.source_rank
+                return
+
+    def _earlier_steps(self, later: Pick) -> None:
+        """The steps before a later one ("Second, …" needs "First of all, …"), back to the
+        first step of its section: quoted alone, a second step reads as the first, and the
+        first is often what the asker should check before anything else."""
+        order, at = self._placed(later)
+        text = self.texts[later.source_rank]
+        steps: list[Pick] = []
+        for unit, after in zip(reversed(order[:at]), reversed(order[1 : at + 1]), strict=True):
+            if HEADING_LINE.search(text[unit.end : after.start]):
+                return
+            pick = self.scored.get((later.source_rank, unit.start))
+            if pick is None or pick.kind != "sentence":
+                continue
+            if later_step(pick.text):
+                steps.append(pick)
+            elif first_step(pick.text):
+                # placed, not added: the run they open is already being quoted
+                for step in (pick, *reversed(steps)):
+                    if not self.has(step.source_rank, step.start):
+                        self.chosen.append(step)
                 return
 
     def add_leaning(self, pick: Pick, *, best: bool = False) -> None:
@@ -512,6 +553,37 @@ class _Picked:
                 _CODE_SPAN.findall(pick.text)
             ):
                 self.add(more, counts=False)
+
+    def read_deprecations(self) -> None:
+        """Each quoted source's sentence saying that a name of the question, which the answer
+        quotes from that source, is deprecated, with the next sentence of its paragraph (what
+        to use instead): an answer that quotes how to use ``[replace]`` without its section's
+        "`[replace]` is deprecated" looks checked and misleads."""
+        for rank in sorted({p.source_rank for p in self.chosen}):
+            quoted = {
+                name.lower()
+                for p in self.chosen
+                if p.source_rank == rank and p.kind != "code"
+                for name in _CODE_SPAN.findall(p.text)
+                if self.wanted.intersection(terms(name))
+            }
+            order = self._order(rank)
+            for at, unit in enumerate(order):
+                pick = self.scored.get((rank, unit.start))
+                if (
+                    pick is None
+                    or not _DEPRECATED.search(pick.text)
+                    or quoted.isdisjoint(n.lower() for n in _CODE_SPAN.findall(pick.text))
+                ):
+                    continue
+                self.add(pick, counts=False)
+                after = order[at + 1] if at + 1 < len(order) else None
+                if pick.kind != "sentence" or after is None:
+                    continue
+                more = self.scored.get((rank, after.start))
+                gap = self.texts[rank][unit.end : after.start]
+                if more is not None and more.kind == "sentence" and "\n\n" not in gap:
+                    self.add(more, counts=False)
 
     def read_block(self, pick: Pick) -> None:
         """The rest of the bullet or admonition ``pick`` is in: one thought, whose later

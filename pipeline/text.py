@@ -80,6 +80,9 @@ _NEXT_STEP = re.compile(
     re.I,
 )
 _LAST_STEP = re.compile(r"^(?:finally|lastly)\b", re.I)
+# a step that presupposes a first one before it ("Second, …", "Finally, …"): "then" and "next"
+# follow whatever came before, often no numbered step
+_LATER_STEP = re.compile(r"^(?:(?:second|third|fourth|fifth)(?:ly)?|finally|lastly)\b", re.I)
 
 
 def opens_steps(sentence: str) -> bool:
@@ -95,6 +98,16 @@ def next_step(sentence: str) -> bool:
 def last_step(sentence: str) -> bool:
     """Whether a sentence closes a run of steps ("Finally …", "Lastly …")."""
     return _LAST_STEP.match(sentence.lstrip()) is not None
+
+
+def later_step(sentence: str) -> bool:
+    """Whether a sentence is a step after the first ("Second, …", "Finally, …")."""
+    return _LATER_STEP.match(sentence.lstrip()) is not None
+
+
+def first_step(sentence: str) -> bool:
+    """Whether a sentence is the first of a run of steps ("First of all, …", "Start by …")."""
+    return _FIRST_STEP.match(sentence.lstrip()) is not None
 
 
 def leans_back(sentence: str) -> bool:

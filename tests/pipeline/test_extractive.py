@@ -289,6 +289,89 @@ async def test_a_sentence_that_opens_steps_brings_every_step(embedder: Embedder)
     assert "a replica serves reads" not in text
 
 
+SLOW = (
+    "## Why is the sync so slow?\n\n"
+    "First of all, verify that you are not connected via a relay. The device list shows the "
+    "connection type of each peer.\n\n"
+    "Second, check whether one of the devices is a slow machine, such as a phone, whose CPU "
+    "limits the sync.\n\n"
+    "Third, check that the network itself is fast, with a speed test."
+)
+
+
+async def test_a_later_step_brings_the_first_one(embedder: Embedder) -> None:
+    # "Second, …" and "Third, …" share the question's words; the first step, which does
+    # not, is what the asker should check before them
+    text = await answer(
+        "the sync is crawling on my phone, what should I check?",
+        [source(SLOW, url="https://docs.example/faq")],
+        embedder,
+    )
+    assert "Second, check whether one of the devices" in text
+    assert "First of all, verify that you are not connected via a relay." in text
+    assert text.index("First of all") < text.index("Second, check")
+
+
+async def test_a_later_step_brings_no_first_one_from_another_section(
+    embedder: Embedder,
+) -> None:
+    # a "First …" under an earlier heading opens another run of steps
+    text = await answer(
+        "the sync is crawling on my phone, what should I check?",
+        [
+            source(
+                "## Installing\n\nFirst of all, download the archive for your platform.\n\n"
+                + SLOW.replace("First of all, verify", "Verify"),
+                url="https://docs.example/faq",
+            )
+        ],
+        embedder,
+    )
+    assert "Second, check whether one of the devices" in text
+    assert "download the archive" not in text
+
+
+REPLACE = (
+    "## The `[replace]` section\n\n"
+    "> **Note**: `[replace]` is deprecated. You should use the `[patch]` table instead.\n\n"
+    "This section of the manifest can be used to override dependencies with other copies. "
+    "Each key in the `[replace]` table is a package ID, and its value says where the copy "
+    "comes from. The overriding copy must have the same name and version as the original. "
+    "Replace settings of dependencies are ignored; only the workspace root's count."
+)
+
+
+async def test_a_quoted_name_comes_with_its_deprecation(embedder: Embedder) -> None:
+    # the sentences on how `[replace]` works outscore the note; an answer quoting them
+    # without "deprecated" reads as a recommendation
+    text = await answer(
+        "how do I override a dependency with my own copy using the replace table?",
+        [source(REPLACE, url="https://docs.example/overriding")],
+        embedder,
+    )
+    assert "Each key in the `[replace]` table" in text
+    assert "`[replace]` is deprecated." in text
+    assert "You should use the `[patch]` table instead." in text
+    assert text.index("deprecated") < text.index("Each key")
+
+
+async def test_a_deprecation_of_a_name_not_quoted_stays_out(embedder: Embedder) -> None:
+    # the section deprecates an option the answer never quotes: noise, not a warning
+    text = await answer(
+        "how do I override a dependency with my own copy?",
+        [
+            source(
+                REPLACE.replace("`[replace]` is deprecated", "`legacy-paths` is deprecated")
+                .replace("Each key in the `[replace]` table", "Each key in the table"),
+                url="https://docs.example/overriding",
+            )
+        ],
+        embedder,
+    )
+    assert "override dependencies with other copies" in text
+    assert "deprecated" not in text
+
+
 ALWAYS = """## Files in the archive
 
 Patterns pick the rest. These cannot be left out:

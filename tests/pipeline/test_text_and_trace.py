@@ -12,7 +12,7 @@ from pipeline.events import Decision
 from pipeline.extractive import extract
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
-from pipeline.text import last_step, next_step, opens_steps, strips
+from pipeline.text import first_step, last_step, later_step, next_step, opens_steps, strips
 from pipeline.trace import format_trace
 
 TEXT = (
@@ -106,3 +106,10 @@ def test_a_run_of_steps_is_told_by_its_opening_and_its_markers() -> None:
     assert not next_step("The next release drops Python 3.9.")
     assert last_step("Lastly, remove the backup.") and last_step("Finally run the check.")
     assert not last_step("Then restart the service.")
+    assert first_step("First of all, check the relay.") and first_step("Start by exporting.")
+    assert not first_step("Upgrading takes two steps.")
+    assert later_step("Second, check the CPU.") and later_step("Thirdly, test the network.")
+    assert later_step("Finally run the check.")
+    # "then" and "next" follow whatever came before, often no numbered first step
+    assert not later_step("Then restart the service.") and not later_step("Next, open it.")
+    assert not later_step("Secondary indexes are rebuilt.")
