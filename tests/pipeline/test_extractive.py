@@ -293,9 +293,10 @@ SLOW = (
     "## Why is the sync so slow?\n\n"
     "First of all, verify that you are not connected via a relay. The device list shows the "
     "connection type of each peer.\n\n"
-    "Second, check whether one of the devices is a slow machine, such as a phone, whose CPU "
-    "limits the sync.\n\n"
-    "Third, check that the network itself is fast, with a speed test."
+    "Second, a slow machine, such as a phone, is limited by its CPU.\n\n"
+    "Third, check that the network itself is fast, with a speed test. A speed test of the "
+    "network shows its throughput. Run the network speed test on both devices. Compare the "
+    "speed test results of the network with the sync's rate."
 )
 
 
@@ -307,9 +308,42 @@ async def test_a_later_step_brings_the_first_one(embedder: Embedder) -> None:
         [source(SLOW, url="https://docs.example/faq")],
         embedder,
     )
-    assert "Second, check whether one of the devices" in text
+    assert "Second, a slow machine, such as a phone" in text
     assert "First of all, verify that you are not connected via a relay." in text
-    assert text.index("First of all") < text.index("Second, check")
+    assert text.index("First of all") < text.index("Second, a")
+
+
+async def test_a_third_step_brings_the_second_and_the_first(embedder: Embedder) -> None:
+    text = await answer(
+        "how do I run a speed test of the network?",
+        [source(SLOW, url="https://docs.example/faq")],
+        embedder,
+    )
+    assert "Third, check that the network itself is fast" in text
+    assert "First of all, verify" in text and "Second, a slow machine" in text
+    assert text.index("First of all") < text.index("Second, a") < text.index("Third")
+
+
+async def test_a_later_step_reaches_its_first_across_code_and_needs_one(
+    embedder: Embedder,
+) -> None:
+    with_code = SLOW.replace(
+        "connection type of each peer.\n\n",
+        "connection type of each peer:\n\n```\nsyncthing cli show connections\n```\n\n",
+    )
+    text = await answer(
+        "the sync is crawling on my phone, what should I check?",
+        [source(with_code, url="https://docs.example/faq")],
+        embedder,
+    )
+    assert "First of all, verify that you are not connected via a relay." in text
+    # a later step with no first one before it is quoted as it is
+    text = await answer(
+        "the sync is crawling on my phone, what should I check?",
+        [source(SLOW.replace("First of all, verify", "Verify"), url="https://docs.example/faq")],
+        embedder,
+    )
+    assert "Second, a slow machine, such as a phone" in text
 
 
 async def test_a_later_step_brings_no_first_one_from_another_section(
@@ -327,48 +361,71 @@ async def test_a_later_step_brings_no_first_one_from_another_section(
         ],
         embedder,
     )
-    assert "Second, check whether one of the devices" in text
+    assert "Second, a slow machine, such as a phone" in text
     assert "download the archive" not in text
 
 
 REPLACE = (
     "## The `[replace]` section\n\n"
-    "> **Note**: `[replace]` is deprecated. You should use the `[patch]` table instead.\n\n"
-    "This section of the manifest can be used to override dependencies with other copies. "
-    "Each key in the `[replace]` table is a package ID, and its value says where the copy "
-    "comes from. The overriding copy must have the same name and version as the original. "
-    "Replace settings of dependencies are ignored; only the workspace root's count."
+    "The manifest has several tables.\n\n"
+    "> **Note**: `[replace]` is deprecated. Projects should move to `[patch]` soon.\n\n"
+    "A `[replace]` entry overrides a dependency with a copy from a git repository. "
+    "A `[replace]` entry overrides a dependency with your own local copy on disk. "
+    "Each key in the `[replace]` table names the dependency to override with a copy. "
+    "The value of a `[replace]` entry says where your overriding copy comes from. "
+    "A `[replace]` override needs its copy to have the same version as the dependency. "
+    "Only the root manifest's `[replace]` table overrides a dependency."
 )
 
 
 async def test_a_quoted_name_comes_with_its_deprecation(embedder: Embedder) -> None:
-    # the sentences on how `[replace]` works outscore the note; an answer quoting them
-    # without "deprecated" reads as a recommendation
+    # the sentences on how `[replace]` works fill the answer; quoting them without
+    # "deprecated" reads as a recommendation
     text = await answer(
         "how do I override a dependency with my own copy using the replace table?",
         [source(REPLACE, url="https://docs.example/overriding")],
         embedder,
     )
-    assert "Each key in the `[replace]` table" in text
+    assert "Each key in the `[replace]` table names the dependency" in text
     assert "`[replace]` is deprecated." in text
-    assert "You should use the `[patch]` table instead." in text
+    # what to use instead, the rest of the note's paragraph, shares none of the question
+    assert "Projects should move to `[patch]` soon." in text
     assert text.index("deprecated") < text.index("Each key")
 
 
-async def test_a_deprecation_of_a_name_not_quoted_stays_out(embedder: Embedder) -> None:
-    # the section deprecates an option the answer never quotes: noise, not a warning
+async def test_a_deprecation_brings_no_sentence_of_the_next_paragraph(
+    embedder: Embedder,
+) -> None:
     text = await answer(
-        "how do I override a dependency with my own copy?",
+        "how do I override a dependency with my own copy using the replace table?",
         [
             source(
-                REPLACE.replace("`[replace]` is deprecated", "`legacy-paths` is deprecated")
-                .replace("Each key in the `[replace]` table", "Each key in the table"),
+                REPLACE.replace(
+                    " Projects should move to `[patch]` soon.\n\n",
+                    "\n\nThe manifest format is read by every tool of the ecosystem.\n\n",
+                ),
                 url="https://docs.example/overriding",
             )
         ],
         embedder,
     )
-    assert "override dependencies with other copies" in text
+    assert "`[replace]` is deprecated." in text
+    assert "read by every tool" not in text
+
+
+async def test_a_deprecation_of_a_name_not_quoted_stays_out(embedder: Embedder) -> None:
+    # the section deprecates an option the answer never quotes: noise, not a warning
+    text = await answer(
+        "how do I override a dependency with my own copy using the replace table?",
+        [
+            source(
+                REPLACE.replace("`[replace]` is deprecated", "`legacy-paths` is deprecated"),
+                url="https://docs.example/overriding",
+            )
+        ],
+        embedder,
+    )
+    assert "Each key in the `[replace]` table names the dependency" in text
     assert "deprecated" not in text
 
 
