@@ -28,6 +28,14 @@ def one_line(exc: BaseException, limit: int = 200, *, named: bool = False) -> st
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def failure_reason(exc: BaseException, seconds: float) -> str:
+    """Why a call given ``seconds`` failed, in one line: it timed out, or its error
+    (:func:`one_line`, named)."""
+    if isinstance(exc, TimeoutError):
+        return f"no reply within {seconds:g} s"
+    return one_line(exc, named=True)
+
+
 # What a note shown to a user must not carry: addresses, host names and file
 # paths from exception text (they tell an outsider about the deployment).
 _ADDRESS = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s)\]'\"]+")

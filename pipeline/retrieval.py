@@ -18,7 +18,7 @@ from workflows import Context, step
 from citations.model import Source
 from pipeline import numeronyms, prompts
 from pipeline.attachments import attachment_hits, skipped_notes
-from pipeline.errors import one_line
+from pipeline.errors import failure_reason, one_line
 from pipeline.extracted import numbered
 from pipeline.followup import condense_offline
 from pipeline.graders import LLMGrader
@@ -182,11 +182,7 @@ class RetrievalSteps(WorkflowBase):
                 )
                 self._llm_failed(run, "grade", failure, exc)
             else:
-                reason = (
-                    f"it did not answer within {self.settings.grade_timeout:g} s"
-                    if isinstance(exc, TimeoutError)
-                    else one_line(exc, named=True)
-                )
+                reason = failure_reason(exc, self.settings.grade_timeout)
                 log.error(
                     "grader %r failed for question %s: %s",
                     grader.name,

@@ -11,7 +11,7 @@ from workflows import Context, step
 
 from citations.model import Origin, Source
 from pipeline import prompts
-from pipeline.errors import one_line
+from pipeline.errors import failure_reason
 from pipeline.extractive import NOT_FOUND_ANYWHERE
 from pipeline.llm_failures import traceback_if_debug
 from pipeline.text import strips
@@ -45,11 +45,7 @@ class WebSteps(WorkflowBase):
             async with asyncio.timeout(self.settings.web_timeout):
                 pages = await web.search(query)
         except Exception as exc:
-            reason = (
-                f"no reply within {self.settings.web_timeout:g} s"
-                if isinstance(exc, TimeoutError)
-                else one_line(exc, named=True)
-            )
+            reason = failure_reason(exc, self.settings.web_timeout)
             log.warning(
                 "web search failed for question %s: %s",
                 run.question.id,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.errors import one_line, scrub
+from pipeline.errors import failure_reason, one_line, scrub
 from pipeline.question import Question
 from pipeline.run_state import RunState
 
@@ -35,4 +35,12 @@ def test_ordinary_notes_are_unchanged() -> None:
     assert scrub(text) == text
     assert scrub("The model's verdict did not parse; e.g. and/or stay.") == (
         "The model's verdict did not parse; e.g. and/or stay."
+    )
+
+
+def test_a_failure_reason_is_the_timeout_or_the_named_error() -> None:
+    assert failure_reason(TimeoutError(), 2.5) == "no reply within 2.5 s"
+    assert failure_reason(TimeoutError(), 10.0) == "no reply within 10 s"
+    assert failure_reason(ConnectionError("refused\nretry later"), 2.5) == (
+        "ConnectionError: refused"
     )
