@@ -429,7 +429,7 @@ class _Picked:
         order, at = self._placed(later)
         text = self.texts[later.source_rank]
         steps: list[Pick] = []
-        for unit, after in zip(reversed(order[:at]), reversed(order[1 : at + 1]), strict=True):
+        for unit, after in reversed(list(pairwise(order[: at + 1]))):
             if HEADING_LINE.search(text[unit.end : after.start]):
                 return
             pick = self.scored.get((later.source_rank, unit.start))

@@ -87,7 +87,7 @@ _LATER_STEP = re.compile(r"^(?:(?:second|third|fourth|fifth)(?:ly)?|finally|last
 
 def opens_steps(sentence: str) -> bool:
     """Whether a sentence starts a run of steps ("… in three steps.", "First run …")."""
-    return bool(_COUNTS_STEPS.search(sentence) or _FIRST_STEP.match(sentence.lstrip()))
+    return bool(_COUNTS_STEPS.search(sentence)) or first_step(sentence)
 
 
 def next_step(sentence: str) -> bool:
