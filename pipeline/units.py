@@ -113,6 +113,9 @@ _DEFINITION = re.compile(
     re.M,
 )
 _DEFINES = re.compile(r"^:[ \t]+", re.M)
+# a word of a definition, outside its code spans
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_SPAN = re.compile(r"`[^`\n]*`")
 # a cell boundary: a pipe neither escaped nor inside a code span
 _CELL = re.compile(r"(`+)(?:(?!\1).)*?\1|\\\||(\|)")
 # a line break or list inside a cell (`a`<br>`b`, <ul><li>a</li><li>b</li></ul>): its values
@@ -502,7 +505,11 @@ def _defined(found: list[Unit], text: str, masked: str, entry: re.Match[str]) ->
     term = entry.group("term").strip().removesuffix(":").rstrip()
     body = " ".join(read(_DEFINES.sub("", entry.group("defs"))).split())
     said = f"{term}: {body}"
-    if text[start:end] != entry.group(0) or not is_prose(body):
+    if text[start:end] != entry.group(0):
+        return False
+    if not is_prose(body) and not (term and _WORD.search(_SPAN.sub("", body))):
+        # a definition of a word or two ("3" then ": Restarting", an exit code's meaning) is
+        # what its term means; one that is only a value (": `42`") says nothing of it
         return False
     found.append(Unit(start, end, said, "item"))
     return True

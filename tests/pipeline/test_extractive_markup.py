@@ -350,3 +350,11 @@ async def test_a_usage_line_shown_as_code_is_not_said_again_before_its_descripti
     assert said.startswith("```\n--enable-feature=memory-snapshot-on-shutdown\n```")
     assert said.count("--enable-feature=memory-snapshot-on-shutdown") == 1
     assert "This takes a snapshot of the chunks in memory" in said
+
+
+def test_a_short_definition_is_what_its_term_means() -> None:
+    codes = "## Exit Codes\n\n0\n: Success / Shutdown\n\n3\n: Restarting\n\n5\n: `0x05`\n\nThat is all.\n"
+    items = [u.text for u in units(codes) if u.kind == "item"]
+    # a word or two still says what the term means; a bare value says nothing of it
+    assert items == ["0: Success / Shutdown", "3: Restarting"]
+    assert not any(u.text.startswith(("5", ":")) for u in units(codes))
