@@ -54,6 +54,8 @@ class PipelineSettings(BaseModel):
     """a code name with an underscore (``log_level``) that the question spells must be in the passage that answers, unless this share of the chunks have it (the docs' subject)"""
     evidence_thing_share: float = Field(0.5, ge=0, le=1)
     """a question whether there is a thing ("is there a Helm chart"), or how to run something as one ("as a Windows service"), is answered only from a passage naming this share of the thing's terms (IDF-weighted; 0: off)"""
+    closeness_weight: float = Field(6.0, ge=0, le=20)
+    """offline answers: how much a passage's word-for-word closeness to the question (pipeline/closeness.py) adds to its support in ordering the passages an answer is made from (0: off)"""
     closest_match: bool = True
     """after "I couldn't find this", name the closest passage on the topic (no footnote, no link)"""
     history_tokens: int = Field(1500, ge=0)

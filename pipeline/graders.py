@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from citations.sentences import sentences
 from pipeline.errors import one_line
 from pipeline.llm_failures import malformed_reply
-from pipeline.ports import Embedder, Grader, Vocabulary
+from pipeline.ports import Embedder, Grader, TokenEmbedder, TokenStates, Vocabulary
 from pipeline.prompts import template
 
 if TYPE_CHECKING:
@@ -65,6 +65,10 @@ def similarities(query: Sequence[float], vectors: Sequence[Sequence[float]]) -> 
     return sims
 
 
+#: texts whose token states ``CachedEmbedder`` remembers: a question's and its passages'
+STATE_TEXTS = 48
+
+
 class CachedEmbedder:
     """An ``Embedder`` that remembers recent texts.
 
@@ -72,10 +76,12 @@ class CachedEmbedder:
     the same chunks and sentences within one question; each is embedded once.
     """
 
-    def __init__(self, inner: Embedder, *, size: int = 8192) -> None:
+    def __init__(self, inner: Embedder, *, size: int = 8192, states: int = STATE_TEXTS) -> None:
         self.inner = inner
         self._size = size
         self._cache: OrderedDict[str, list[float]] = OrderedDict()
+        self._states_size = states
+        self._states: OrderedDict[str, TokenStates] = OrderedDict()
 
     @property
     def vocabulary(self) -> frozenset[str] | None:
@@ -92,9 +98,42 @@ class CachedEmbedder:
         for text in texts:
             self._cache.move_to_end(text)
             out.append(self._cache[text])
+        self._trim()
+        return out
+
+    async def embed_tokens(
+        self, texts: Sequence[str], *, along: Sequence[str] = ()
+    ) -> list[TokenStates] | None:
+        """``pipeline.ports.TokenEmbedder``, remembering the last few texts' token states (a
+        passage's take ~0.4 MB). Their vectors come from the same run and are remembered as
+        ``embed``'s, and so are those of the texts ``along`` (read in the same run, their
+        states not kept): what is embedded next (a grade's sentences) costs no second run,
+        and the model's workers share one run's texts out, longest first."""
+        if not isinstance(self.inner, TokenEmbedder):
+            return None
+        missing = list(dict.fromkeys(t for t in texts if t not in self._states))
+        wanted = set(missing)
+        also = [t for t in dict.fromkeys(along) if t not in self._cache and t not in wanted]
+        if missing:
+            read = await self.inner.embed_tokens(missing + also)
+            if read is None:
+                return None
+            for text, states in zip(missing + also, read, strict=True):
+                if text in wanted:
+                    self._states[text] = states
+                self._cache[text] = states.vector
+        out = []
+        for text in texts:
+            self._states.move_to_end(text)
+            out.append(self._states[text])
+        while len(self._states) > self._states_size:
+            self._states.popitem(last=False)
+        self._trim()
+        return out
+
+    def _trim(self) -> None:
         while len(self._cache) > self._size:
             self._cache.popitem(last=False)
-        return out
 
 
 class EmbeddingGrader:
@@ -107,12 +146,20 @@ class EmbeddingGrader:
             embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder)
         )
 
+    @staticmethod
+    def _pieces(texts: Sequence[str]) -> list[list[str]]:
+        """Each text's sentences, but the one that is the whole text."""
+        return [[s.text for s in sentences(text) if s.text != text.strip()] for text in texts]
+
+    @classmethod
+    def sentences_of(cls, texts: Sequence[str]) -> list[str]:
+        """The sentences ``grade`` embeds beside the texts themselves."""
+        return [p for group in cls._pieces(texts) for p in group]
+
     async def grade(self, question: str, texts: Sequence[str]) -> list[float]:
         if not texts:
             return []
-        pieces: list[list[str]] = [
-            [s.text for s in sentences(text) if s.text != text.strip()] for text in texts
-        ]
+        pieces = self._pieces(texts)
         flat = [question, *texts, *(p for group in pieces for p in group)]
         vectors = await self.embedder.embed(flat)
         sims = similarities(vectors[0], vectors[1:])

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from citations.model import Source
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,25 @@ class Embedder(Protocol):
     """Anything that turns texts into unit vectors (the bundled MiniLM, any LlamaIndex embedding)."""
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TokenStates:
+    """A text as an embedder read it: its vector, and each of its tokens with that token's
+    unit vector in context (``states``, one row a token; no [CLS] or [SEP])."""
+
+    vector: list[float]
+    tokens: tuple[str, ...]
+    states: NDArray[np.float32]
+
+
+@runtime_checkable
+class TokenEmbedder(Protocol):
+    """An embedder that can also give each token's vector in context (the bundled MiniLM),
+    from the same run of the model as the text's vector; None when the model it wraps
+    cannot (a remote embedder, the static model)."""
+
+    async def embed_tokens(self, texts: Sequence[str]) -> list[TokenStates] | None: ...
 
 
 @runtime_checkable

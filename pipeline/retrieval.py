@@ -152,6 +152,11 @@ class RetrievalSteps(WorkflowBase):
         ):
             with collecting(run.usage):
                 run.speculation = self._speculate(run, llm, question, ev.hits)
+        # offline, passages are ordered by how closely they read on the question too; read
+        # first, so that grading finds their vectors made
+        closeness = (
+            await self._closeness(question, ev.hits) if grader is self.embedding_grader else []
+        )
         try:
             with collecting(run.usage):
                 async with asyncio.timeout(self.settings.grade_timeout):
@@ -196,6 +201,7 @@ class RetrievalSteps(WorkflowBase):
                     error=reason,
                 )
             grader = self.embedding_grader
+            closeness = await self._closeness(question, ev.hits)
             grades = await self.embedding_grader.grade(question, texts)
         supports, carries = await self._support(question, ev.hits, grades, own=run.own)
         note = {"note": self.grader_note} if self.grader_note else {}
@@ -208,6 +214,7 @@ class RetrievalSteps(WorkflowBase):
             **(
                 {"lacking": [i for i, c in enumerate(carries) if not c]} if not all(carries) else {}
             ),
+            **({"closeness": [round(c, 4) for c in closeness]} if closeness else {}),
             grader=grader.name,
             graded=len(texts),
             **note,
@@ -218,6 +225,7 @@ class RetrievalSteps(WorkflowBase):
             grades=list(grades),
             support=supports,
             carries=carries,
+            closeness=closeness,
             run=run,
         )
 

@@ -121,12 +121,15 @@ class RoutingSteps(WorkflowBase):
             return [(hit.source, s) for hit, grade, s in graded if grade >= floor]
         floor = min(floor, max(self.settings.lower, max(ev.grades) - GRADE_SPREAD))
         least = self.settings.evidence_threshold - KEEP_MARGIN
-        # the passage that carries the answer comes first; others may add to it
+        weight = self.settings.closeness_weight
+        closeness = ev.closeness or [0.0] * len(ev.hits)
+        # the passage that carries the answer comes first, the one that reads closest on the
+        # question word for word among them; others may add to it
         ranked = sorted(
-            zip(ev.hits, ev.grades, ev.support, self._carries(ev), strict=True),
-            key=lambda t: (not t[3], -t[2]),
+            zip(ev.hits, ev.grades, ev.support, self._carries(ev), closeness, strict=True),
+            key=lambda t: (not t[3], -(t[2] + weight * t[4])),
         )
-        return [(hit.source, s) for hit, grade, s, _ in ranked if grade >= floor and s >= least]
+        return [(hit.source, s) for hit, grade, s, _, _ in ranked if grade >= floor and s >= least]
 
     async def knowledge_base_only(
         self, query: str, hits: Sequence[Hit], run: RunState
@@ -136,6 +139,7 @@ class RoutingSteps(WorkflowBase):
         fallback answers from these, so a failed run never skips the evidence check."""
         if not hits:
             return []
+        closeness = await self._closeness(query, hits)
         grades = await self.embedding_grader.grade(query, [h.source.text for h in hits])
         supports, carries = await self._support(query, hits, grades, own=run.own)
         ev = GradedEvent(
@@ -144,6 +148,7 @@ class RoutingSteps(WorkflowBase):
             grades=list(grades),
             support=supports,
             carries=carries,
+            closeness=closeness,
             run=run,
         )
         carrying = [s for s, c in zip(supports, self._carries(ev), strict=True) if c]

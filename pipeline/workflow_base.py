@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 # importing that runs all of ``llama_index.core`` (over a CPU second, offline for nothing)
 from workflows import Context, Workflow
 
+from pipeline.closeness import read_closeness
 from pipeline.config import PipelineSettings
+from pipeline.errors import one_line
 from pipeline.evidence import Lexicons
 from pipeline.graders import EmbeddingGrader
 from pipeline.llm_failures import (
@@ -138,6 +140,19 @@ class WorkflowBase(Workflow):
             vocabulary=self.embedding_grader.embedder.vocabulary,
             settings=self.settings,
         )
+
+    async def _closeness(self, question: str, hits: Sequence[Hit]) -> list[float]:
+        """How closely each hit's passage reads on ``question``, word for word
+        (``pipeline/closeness.py``); empty when the embedder gives no token states or
+        fails. The passages' vectors come from the same run, so grading them after this
+        costs nothing more."""
+        texts = [hit.source.text for hit in hits]
+        try:
+            near = await read_closeness(self.embedding_grader.embedder, question, texts)
+        except Exception as exc:
+            log.warning("passages not read token by token: %s", one_line(exc, named=True))
+            return []
+        return near or []
 
 
 def drop_speculation(run: RunState) -> None:

@@ -60,6 +60,9 @@ class GradedEvent(Event):
     support: list[float] = Field(default_factory=list)
     #: per hit, whether it has the question's numbers and quoted names (empty: all do)
     carries: list[bool] = Field(default_factory=list)
+    #: per hit, how closely it reads on the question word for word (pipeline/closeness.py);
+    #: empty when the embedder gives no token states
+    closeness: list[float] = Field(default_factory=list)
     run: _Run
 
 

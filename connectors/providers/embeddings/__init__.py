@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from llama_index.core.base.embeddings.base import BaseEmbedding
 
     from connectors.providers.settings import EmbeddingSettings
+    from pipeline.ports import TokenStates
 
     from .minilm import MiniLMEmbedding, StaticMiniLMEmbedding
 
@@ -169,3 +171,14 @@ class AsyncEmbedder:
         if not texts:
             return []
         return await self.embedding.aget_text_embedding_batch(list(texts))
+
+    async def embed_tokens(self, texts: Sequence[str]) -> list[TokenStates] | None:
+        """``pipeline.ports.TokenEmbedder``: the bundled MiniLM's token states; None from a
+        model that gives none."""
+        read = getattr(self.embedding, "embed_tokens", None)
+        if read is None:
+            return None
+        if not texts:
+            return []
+        states: list[TokenStates] = await asyncio.to_thread(read, list(texts))
+        return states

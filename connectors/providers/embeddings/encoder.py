@@ -10,6 +10,7 @@ import functools
 import logging
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from connectors.errors import ConnectorError
+from pipeline.ports import TokenStates
 
 from .plain import PlainEncoder
 from .quantize import int8_model
@@ -151,8 +153,38 @@ class MiniLMEncoder(PlainEncoder):
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """Unit vectors for ``texts`` as a ``(len(texts), 384)`` float32 array."""
+        out = np.empty((len(texts), DIMENSION), dtype=np.float32)
+
+        def pooled(i: int, _: list[str], hidden: np.ndarray) -> None:
+            out[i] = _unit(hidden.mean(axis=0))
+
+        self._read(texts, pooled)
+        return out
+
+    def embed_tokens(self, texts: list[str]) -> list[TokenStates]:
+        """Each text's unit vector (as ``embed`` gives it) and, from the same run of the
+        model, each of its tokens with that token's unit vector in context."""
+        found: list[TokenStates | None] = [None] * len(texts)
+
+        def kept(i: int, tokens: list[str], hidden: np.ndarray) -> None:
+            inner = slice(1, len(tokens) - 1)  # without [CLS] and [SEP]
+            states = hidden[inner] / np.clip(
+                np.linalg.norm(hidden[inner], axis=1, keepdims=True), 1e-12, None
+            )
+            found[i] = TokenStates(
+                vector=_unit(hidden.mean(axis=0)).tolist(),
+                tokens=tuple(tokens[inner]),
+                states=states.astype(np.float32),
+            )
+
+        self._read(texts, kept)
+        return [states for states in found if states is not None]
+
+    def _read(self, texts: list[str], each: Callable[[int, list[str], np.ndarray], None]) -> None:
+        """Runs the model over ``texts`` and hands ``each`` every text's index, its tokens
+        and their last hidden state (one row a token; [CLS] and [SEP] included in both)."""
         if not texts:
-            return np.zeros((0, DIMENSION), dtype=np.float32)
+            return
         model = self._loaded()
         encodings = model.tokenizer.encode_batch(texts)
         by_length: dict[int, list[int]] = {}
@@ -168,10 +200,11 @@ class MiniLMEncoder(PlainEncoder):
             for _, same in sorted(by_length.items(), reverse=True)
             for at in range(0, len(same), batch)
         ]
-        out = np.empty((len(texts), DIMENSION), dtype=np.float32)
 
         def run(idx: list[int]) -> None:
-            out[idx] = self._run(model, np.asarray([encodings[i].ids for i in idx], np.int64))
+            hidden = self._hidden(model, np.asarray([encodings[i].ids for i in idx], np.int64))
+            for row, i in enumerate(idx):
+                each(i, encodings[i].tokens, hidden[row])
 
         if model.pool is None or len(calls) == 1:
             for idx in calls:
@@ -179,15 +212,25 @@ class MiniLMEncoder(PlainEncoder):
         else:
             for _ in model.pool.map(run, calls):
                 pass
-        return out
+
+    @classmethod
+    def _run(cls, model: _Loaded, ids: np.ndarray) -> np.ndarray:
+        """Unit vectors of a batch of token ids, one row a text (the static table's teacher)."""
+        pooled: np.ndarray = cls._hidden(model, ids).mean(axis=1)
+        unit: np.ndarray = pooled / np.clip(
+            np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None
+        )
+        return unit
 
     @staticmethod
-    def _run(model: _Loaded, ids: np.ndarray) -> np.ndarray:
+    def _hidden(model: _Loaded, ids: np.ndarray) -> np.ndarray:
         feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
         if "token_type_ids" in model.input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
         hidden: np.ndarray = np.asarray(model.session.run(["last_hidden_state"], feeds)[0])
-        pooled: np.ndarray = hidden.mean(axis=1)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        unit: np.ndarray = pooled / np.clip(norms, 1e-12, None)
-        return unit
+        return hidden
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    unit: np.ndarray = vector / max(float(np.linalg.norm(vector)), 1e-12)
+    return unit

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from pydantic import Field
 
+from pipeline.ports import TokenStates
+
 from .encoder import DIMENSION, MAX_TOKENS, MODEL_NAME, VOCAB, MiniLMEncoder, _Loaded
 from .local import LocalEmbedding
 from .static import DIMENSION as STATIC_DIMENSION
@@ -58,6 +60,10 @@ class MiniLMEmbedding(LocalEmbedding):
     def embed(self, texts: list[str]) -> np.ndarray:
         """Unit vectors for ``texts`` as a ``(len(texts), 384)`` float32 array."""
         return self.encoder().embed(texts)
+
+    def embed_tokens(self, texts: list[str]) -> list[TokenStates]:
+        """``MiniLMEncoder.embed_tokens``."""
+        return self.encoder().embed_tokens(texts)
 
 
 class StaticMiniLMEmbedding(LocalEmbedding):
