@@ -103,10 +103,25 @@ async def test_the_cache_keeps_the_vectors_of_texts_read_token_by_token() -> Non
     # their vectors are made: embedding them again reads nothing
     assert await cached.embed(["a passage"]) == [first[0].vector]
     assert inner.read == ["a passage", "a question"]
-    # the states of the last ``states`` texts are kept, the oldest dropped first
-    await cached.embed_tokens(["a question", "a third"])
+    # the states of the last ``states`` texts used are kept, the least recently used dropped
     await cached.embed_tokens(["a passage"])
-    assert inner.read == ["a passage", "a question", "a third", "a passage"]
+    await cached.embed_tokens(["a third"])
+    assert inner.read == ["a passage", "a question", "a third"]
+    await cached.embed_tokens(["a passage", "a third"])
+    await cached.embed_tokens(["a question"])
+    assert inner.read == ["a passage", "a question", "a third", "a question"]
+    # texts read along have their vectors made in the same run, and no states kept; one whose
+    # vector is made already is not read again
+    await cached.embed_tokens(["a fourth"], along=["a sentence.", "a passage"])
+    assert inner.read[-2:] == ["a fourth", "a sentence."]
+    assert await cached.embed(["a sentence."]) and inner.read[-1] == "a sentence."
+    await cached.embed_tokens(["a sentence."])
+    assert inner.read[-1] == "a sentence." and len(inner.read) == 7
+    # the vectors kept stay within the cache's size too
+    small = CachedEmbedder(inner, size=1)
+    await small.embed_tokens(["one", "two"])
+    await small.embed(["one"])
+    assert inner.read[-3:] == ["one", "two", "one"]
     # an embedder whose model reads no tokens gives none, and one that cannot is not asked
     none = Counting(tokens=False)
     assert await CachedEmbedder(none).embed_tokens(["text"]) is None
