@@ -23,6 +23,12 @@ class Floors:
     fact_stated: float
     #: the share of uncovered questions answered "I couldn't find this" with no source
     uncovered: float
+    #: the share of answerable questions whose first footnote is a labelled section (what the
+    #: reader is shown first); measured at 489667c, where the passages kept are ordered by
+    #: their closeness too (session 16; before it, at 831bb7f: 85.0, 63.2, 60.0, 58.0, 53.7,
+    #: 66.7, 65.3, 64.4, 53.6 and 46.4% in the order of the sets below; after: 86.7, 68.4,
+    #: 65.0, 66.7, 54.7, 69.0, 66.3, 67.3, 52.4 and 53.6%)
+    first_footnote_right: float
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -61,7 +67,13 @@ _SETS = (
         # 93.3%. Since code naming a good share of a question not asking how is shown: cited
         # 96.7%. Since a chunk that starts inside a code block reads its closing fence as one
         # (session 12): fact 95.0%.
-        Floors(hit_at_k=0.95, cited_right=0.98, fact_stated=0.95, uncovered=0.9),
+        Floors(
+            hit_at_k=0.95,
+            cited_right=0.98,
+            fact_stated=0.95,
+            uncovered=0.9,
+            first_footnote_right=0.85,
+        ),
         labels_checked=False,
     ),
     DevSet(
@@ -83,6 +95,7 @@ _SETS = (
             cited_right=0.87,
             fact_stated=0.89,
             uncovered=0.95,
+            first_footnote_right=0.68,
         ),
         timeout=600,
         labels_checked=False,
@@ -105,7 +118,13 @@ _SETS = (
         # starts inside a code block reads its closing fence as one (session 12): cited 86.7
         # -> 85.0%, fact 78.3 -> 75.0%: two facts and a citation had come from a configure()
         # call read as a sentence ("logger_factory=…, cache_logger_on_first_use=True").
-        Floors(hit_at_k=0.88, cited_right=0.85, fact_stated=0.75, uncovered=0.95),
+        Floors(
+            hit_at_k=0.88,
+            cited_right=0.85,
+            fact_stated=0.75,
+            uncovered=0.95,
+            first_footnote_right=0.63,
+        ),
         timeout=600,
         labels_checked=False,
     ),
@@ -138,6 +157,7 @@ _SETS = (
             # a question how to run something as a thing needs a passage naming it (session
             # 13: a pre-commit hook, a Jupyter kernel): 17/22
             uncovered=0.77,
+            first_footnote_right=0.65,
         ),
     ),
     _held_out(
@@ -162,6 +182,7 @@ _SETS = (
             fact_stated=0.65,
             # a question whether there is a thing needs a passage naming it (session 13): 18/23
             uncovered=0.78,
+            first_footnote_right=0.53,
         ),
     ),
     _held_out(
@@ -186,6 +207,7 @@ _SETS = (
             # as a how-to (session 8, extraction, main 665bd1e): fact stated 67.8%, cited 82.8%
             fact_stated=0.78,
             uncovered=0.86,
+            first_footnote_right=0.67,
         ),
     ),
     _held_out(
@@ -202,7 +224,13 @@ _SETS = (
         # description quoted with its key (4636cb2): 93.1%, 0.759, 75.2%, 65.3%, 18/24, 4/4. The
         # asker's estimates, machine and dates as their situation, names only in links' text and
         # "what's the most …" as an amount question: +4 cited with fact, +2 clean (20/24).
-        Floors(hit_at_k=0.92, cited_right=0.81, fact_stated=0.76, uncovered=0.83),
+        Floors(
+            hit_at_k=0.92,
+            cited_right=0.81,
+            fact_stated=0.76,
+            uncovered=0.83,
+            first_footnote_right=0.65,
+        ),
     ),
     _held_out(
         "devset8",
@@ -214,7 +242,13 @@ _SETS = (
         # (session 11, main 827db03): cited 89.1%, fact 76.2%. A question whether there is a
         # thing needs a passage naming it (session 13: the outbox pattern, a dead letter topic):
         # 20/24 uncovered clean; and one how to run it as a thing (a Windows service): 21/24.
-        Floors(hit_at_k=0.93, cited_right=0.89, fact_stated=0.76, uncovered=0.87),
+        Floors(
+            hit_at_k=0.93,
+            cited_right=0.89,
+            fact_stated=0.76,
+            uncovered=0.87,
+            first_footnote_right=0.66,
+        ),
     ),
     _held_out(
         "devset9",
@@ -234,7 +268,13 @@ _SETS = (
         # detection, a support contract): 16/24 uncovered clean. A question searched with the
         # documentation's words for its chat phrasings too ("by itself": automatic, "vanish":
         # persist; session 14, d268ef2): hit@6 89.3%, MRR 0.727, cited 78.6%, fact 75.0%.
-        Floors(hit_at_k=0.88, cited_right=0.78, fact_stated=0.74, uncovered=0.66),
+        Floors(
+            hit_at_k=0.88,
+            cited_right=0.78,
+            fact_stated=0.74,
+            uncovered=0.66,
+            first_footnote_right=0.51,
+        ),
     ),
     _held_out(
         "devset10",
@@ -251,7 +291,13 @@ _SETS = (
         # 18/24; with chat phrasings searched in the documentation's words: hit@6 86.9%, and
         # "how often" searched as "interval" (3a407a5): fact 73.8%; "how long" as "duration"
         # (how long a certificate choice is remembered): 75.0%.
-        Floors(hit_at_k=0.86, cited_right=0.70, fact_stated=0.74, uncovered=0.74),
+        Floors(
+            hit_at_k=0.86,
+            cited_right=0.70,
+            fact_stated=0.74,
+            uncovered=0.74,
+            first_footnote_right=0.52,
+        ),
     ),
 )
 

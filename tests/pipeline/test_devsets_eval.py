@@ -58,4 +58,5 @@ def test_answers_are_cited_and_uncovered_questions_get_no_answer(
     assert m["cited_right"] >= floors.cited_right, table
     assert m["fact_stated"] >= floors.fact_stated, table
     assert m["by_kind"]["uncovered"]["rate"] >= floors.uncovered, table
+    assert m["first_footnote_right"] >= floors.first_footnote_right, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
