@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from citations.spelling import american
+from pipeline.phrasings import phrasing_terms
 from pipeline.things import named
 from pipeline.words import (
     EXACT,
@@ -182,7 +183,8 @@ class Asked:
 def asked(
     question: str, *, own: str | None = None, vocabulary: Collection[str] | None = None
 ) -> Asked:
-    """The terms of ``question``; must-match terms, and the words the embedder cannot read
+    """The terms of ``question`` (with the documentation's words for its chat phrasings,
+    :mod:`pipeline.phrasings`: never a must); must-match terms, and the words the embedder cannot read
     (``vocabulary``: its whole-word tokens, lower-case, when known), come from ``own`` (the
     asker's words, when ``question`` was condensed with a thread's history), else from
     ``question``: a word the condensing added ("undo" → "revoke") is not the asker's name.
@@ -191,7 +193,9 @@ def asked(
     itself: "PyPy" is not "PyPI", and ``log_level`` is not ``add_log_level``."""
     question = _situation(question)
     names = _names(question)
-    wanted = tuple(dict.fromkeys(_asked_terms(question)))
+    wanted = tuple(
+        dict.fromkeys([*_asked_terms(question), *terms(" ".join(phrasing_terms(question)))])
+    )
     mine = _NEGATED.sub(_unnamed, question if own is None else _situation(own))
     mine = _SET_TO.sub(_unset, _HAD.sub(" ", mine))
     if vocabulary:

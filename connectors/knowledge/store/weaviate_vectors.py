@@ -21,10 +21,10 @@ from weaviate.exceptions import WeaviateQueryError
 
 from citations.spelling import spelling_variants
 from connectors.errors import StoreError
+from pipeline.phrasings import with_phrasing_terms
 
 from .identifiers import FIELD as IDENTIFIERS
 from .identifiers import identifier_terms, with_identifier_terms
-from .phrasings import with_phrasing_terms
 
 
 def collection_filter(collection: str, extra: Any = None) -> Any:

@@ -1,12 +1,15 @@
-"""Full-text terms for how people ask, in the words documentation answers with.
+"""The words documentation answers with for how people ask in chat.
 
 People ask in chat "how do I turn colours off", "anything older than TLS 1.2", "deps I don't
 use anymore"; the page is headed "Disabling colours", "Minimum TLS version", "Removing unused
 dependencies". The embedding bridges some of that and the full-text index none: its words are
 not the page's. A question is searched with the documentation's word for each such phrasing
-added, as it is with its identifiers' terms (:mod:`.identifiers`); the chunks are indexed as
-written. Only phrasings whose meaning holds in any documentation are listed, each with the
-words documentation uses for it.
+added, as it is with its identifiers' terms (``connectors/knowledge/store/identifiers.py``);
+the chunks are indexed as written. The evidence that a passage answers (``pipeline.asked``)
+counts these words among the question's terms too: a passage headed "Minimum TLS version"
+speaks to "anything older than TLS 1.2", one headed "Maximum TLS version" less so. Only
+phrasings whose meaning holds in any documentation are listed, each with the words
+documentation uses for it.
 """
 
 from __future__ import annotations
