@@ -20,8 +20,8 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from citations.phrasings import phrasing_terms
 from citations.spelling import american
-from pipeline.phrasings import phrasing_terms
 from pipeline.things import named
 from pipeline.words import (
     EXACT,
@@ -183,11 +183,12 @@ class Asked:
 def asked(
     question: str, *, own: str | None = None, vocabulary: Collection[str] | None = None
 ) -> Asked:
-    """The terms of ``question`` (with the documentation's words for its chat phrasings,
-    :mod:`pipeline.phrasings`: never a must); must-match terms, and the words the embedder cannot read
-    (``vocabulary``: its whole-word tokens, lower-case, when known), come from ``own`` (the
-    asker's words, when ``question`` was condensed with a thread's history), else from
-    ``question``: a word the condensing added ("undo" → "revoke") is not the asker's name.
+    """The terms of ``question``, with the documentation's words for its chat phrasings
+    (:mod:`citations.phrasings`), which are never must-match terms. Must-match terms, and
+    the words the embedder cannot read (``vocabulary``: its whole-word tokens, lower-case,
+    when known), come from ``own`` (the asker's words, when ``question`` was condensed with
+    a thread's history), else from ``question``: a word the condensing added ("undo" →
+    "revoke") is not the asker's name.
 
     A word written as a name is kept as written (:func:`spelled_as`) and matches only
     itself: "PyPy" is not "PyPI", and ``log_level`` is not ``add_log_level``."""

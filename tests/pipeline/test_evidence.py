@@ -700,3 +700,22 @@ def test_a_question_how_to_run_something_as_a_thing_names_the_thing() -> None:
     # without a verb of running or installing, "as a" tells the asker's setup
     assert asked("my app runs natively, and the sidecar as a plain process, why?").thing == ()
     assert asked("how do I read the number from the URL as an int?").thing == ()
+
+
+def test_the_evidence_counts_the_documentations_word_for_a_phrasing() -> None:
+    docs = [
+        "TLS options › Minimum TLS version\nThe oldest protocol version a client may connect with.",
+        "TLS options › Maximum TLS version\nThe newest protocol version a client may connect with.",
+        "Middlewares › Buffering\nBuffering reads the whole request before it is forwarded.",
+    ]
+    lexicon = Lexicon.build(docs)
+    question = asked("how do we stop clients from connecting with anything older than tls 1.2?")
+    assert stem("minimum") in question.terms
+    # a word the asker did not write is never one the passage must have
+    assert stem("minimum") not in question.musts and not question.spelled & {"=minimum"}
+    minimum, maximum, _ = (evidence(question, doc, lexicon) for doc in docs)
+    assert minimum.coverage > maximum.coverage
+    assert minimum.carries and maximum.carries
+    assert asked("how do we stop clients from connecting with old tls?").terms == tuple(
+        t for t in question.terms if t != stem("minimum")
+    )

@@ -13,7 +13,7 @@ scores a lone full-text match 0, as if it had not matched).
 The full-text leg reads the ``search`` column: the chunk's title, its text and their
 identifier terms, spelt one way (``lance_writer.search_text``), searched with the
 question's own identifier terms and the documentation's words for its chat phrasings
-(``pipeline.phrasings``: "turn it off" also searches "disable") added, spelt the same way.
+(``citations.phrasings``: "turn it off" also searches "disable") added, spelt the same way.
 
 Each leg brings a deep pool (``StoreSettings.candidates`` × top_k rows): min-max
 scaling over a shallow pool moves with the pool's depth, and a row that ranks 9th
@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citations.phrasings import with_phrasing_terms
 from citations.spelling import folded_spelling
-from pipeline.phrasings import with_phrasing_terms
 
 from .identifiers import with_identifier_terms
 from .ranking import sections_first

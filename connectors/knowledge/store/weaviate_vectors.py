@@ -19,9 +19,9 @@ from llama_index.vector_stores.weaviate import WeaviateVectorStore
 from llama_index.vector_stores.weaviate.utils import get_data_object, to_node
 from weaviate.exceptions import WeaviateQueryError
 
+from citations.phrasings import with_phrasing_terms
 from citations.spelling import spelling_variants
 from connectors.errors import StoreError
-from pipeline.phrasings import with_phrasing_terms
 
 from .identifiers import FIELD as IDENTIFIERS
 from .identifiers import identifier_terms, with_identifier_terms

@@ -1,9 +1,6 @@
 import pytest
 
-from pipeline.asked import asked
-from pipeline.evidence import Lexicon, evidence
-from pipeline.phrasings import phrasing_terms, with_phrasing_terms
-from pipeline.words import stem
+from citations.phrasings import phrasing_terms, with_phrasing_terms
 
 
 @pytest.mark.parametrize(
@@ -48,22 +45,3 @@ def test_other_words_bring_nothing(question: str) -> None:
 def test_terms_come_once_after_the_text() -> None:
     question = "turn it off, or switch the cache off, and get rid of it"
     assert with_phrasing_terms(question) == question + "\ndisable remove delete"
-
-
-def test_the_evidence_counts_the_documentations_word_for_a_phrasing() -> None:
-    docs = [
-        "TLS options › Minimum TLS version\nThe oldest protocol version a client may connect with.",
-        "TLS options › Maximum TLS version\nThe newest protocol version a client may connect with.",
-        "Middlewares › Buffering\nBuffering reads the whole request before it is forwarded.",
-    ]
-    lexicon = Lexicon.build(docs)
-    question = asked("how do we stop clients from connecting with anything older than tls 1.2?")
-    assert stem("minimum") in question.terms
-    # a word the asker did not write is never one the passage must have
-    assert stem("minimum") not in question.musts and not question.spelled & {"=minimum"}
-    minimum, maximum, _ = (evidence(question, doc, lexicon) for doc in docs)
-    assert minimum.coverage > maximum.coverage
-    assert minimum.carries and maximum.carries
-    assert asked("how do we stop clients from connecting with old tls?").terms == tuple(
-        t for t in question.terms if t != stem("minimum")
-    )
