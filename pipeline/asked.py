@@ -20,7 +20,6 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from citations.phrasings import phrasing_terms
 from citations.spelling import american
 from pipeline.things import named
 from pipeline.words import (
@@ -32,6 +31,7 @@ from pipeline.words import (
     TOKEN,
     WORD,
     dotted_names,
+    phrased_terms,
     spelled_as,
     spellings_of,
     stem,
@@ -194,9 +194,7 @@ def asked(
     itself: "PyPy" is not "PyPI", and ``log_level`` is not ``add_log_level``."""
     question = _situation(question)
     names = _names(question)
-    wanted = tuple(
-        dict.fromkeys([*_asked_terms(question), *terms(" ".join(phrasing_terms(question)))])
-    )
+    wanted = tuple(dict.fromkeys([*_asked_terms(question), *phrased_terms(question)]))
     mine = _NEGATED.sub(_unnamed, question if own is None else _situation(own))
     mine = _SET_TO.sub(_unset, _HAD.sub(" ", mine))
     if vocabulary:

@@ -16,6 +16,7 @@ import functools
 import re
 from collections.abc import Iterable
 
+from citations.phrasings import phrasing_terms
 from citations.spelling import american
 
 #: a word as terms are made of, identifiers split at their underscores: ``max_age`` is "max"
@@ -144,8 +145,15 @@ def dotted_names(text: str) -> frozenset[str]:
     return frozenset(EXACT + m.group(0).lower() for m in _DOTTED_NAME.finditer(text))
 
 
+def phrased_terms(question: str) -> list[str]:
+    """The stems of the documentation's words for the chat phrasings of ``question``
+    (:mod:`citations.phrasings`): "anything older than TLS 1.2" asks for a minimum."""
+    return terms(" ".join(phrasing_terms(question)))
+
+
 def question_terms(question: str) -> list[str]:
-    return list(dict.fromkeys(terms(question)))
+    """The terms of ``question``, then those of its chat phrasings (:func:`phrased_terms`)."""
+    return list(dict.fromkeys([*terms(question), *phrased_terms(question)]))
 
 
 def spelled_as(word: str) -> str:

@@ -719,3 +719,12 @@ def test_the_evidence_counts_the_documentations_word_for_a_phrasing() -> None:
     assert asked("how do we stop clients from connecting with old tls?").terms == tuple(
         t for t in question.terms if t != stem("minimum")
     )
+
+
+def test_question_terms_end_with_the_documentations_words_for_its_phrasings() -> None:
+    assert question_terms("turn off the cache when it is older than a day") == [
+        *terms("turn off the cache when it is older than a day"),
+        stem("disable"),
+        stem("minimum"),
+    ]
+    assert question_terms("how do I clear the cache?") == terms("how do I clear the cache?")

@@ -506,3 +506,25 @@ async def test_after_a_procedure_its_own_section_may_still_add(embedder: Embedde
     )
     assert "Finally start the writer" in text and "plan a quiet hour" in text
     assert "same database version" not in text
+
+
+async def test_a_chat_phrasing_picks_the_sentence_in_the_documentations_words(
+    embedder: Embedder,
+) -> None:
+    # "anything older than" asks for a minimum: the sentence about the newest version shares
+    # as many of the asker's own words, and reads as close to the model
+    options = source(
+        "The maxVersion option sets the newest TLS version that clients may connect with. "
+        "The minVersion option sets the minimum TLS version that clients may connect with."
+    )
+    lexicon = Lexicon.build([options.text, "Routers and services.", "Certificates and keys."])
+    text, _ = await extract(
+        "how do we stop clients from connecting with anything older than TLS 1.2?",
+        [options],
+        EmbeddingGrader(embedder),
+        limit=1,
+        lexicon=lexicon,
+    )
+    assert text == (
+        "The minVersion option sets the minimum TLS version that clients may connect with. [1]"
+    )
