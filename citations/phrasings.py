@@ -5,9 +5,10 @@ use anymore"; the page is headed "Disabling colours", "Minimum TLS version", "Re
 dependencies". The embedding bridges some of that and the full-text index none: its words are
 not the page's. A question is searched with the documentation's word for each such phrasing
 added, as it is with its identifiers' terms (``connectors/knowledge/store/identifiers.py``);
-the chunks are indexed as written. The evidence that a passage answers (``pipeline.asked``)
-counts these words among the question's terms too: a passage headed "Minimum TLS version"
-speaks to "anything older than TLS 1.2", one headed "Maximum TLS version" less so. Only
+the chunks are indexed as written. The evidence that a passage answers and the extractive
+answer's sentence scores count these words among the question's terms too
+(``pipeline.words.question_terms``): a passage headed "Minimum TLS version" speaks to
+"anything older than TLS 1.2", one headed "Maximum TLS version" less so. Only
 phrasings whose meaning holds in any documentation are listed, each with the words
 documentation uses for it.
 """
