@@ -3,6 +3,8 @@ the sentence a "This …" leans on, and on into the next chunk of the section.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from citations.model import Locator, Source
@@ -11,7 +13,7 @@ from pipeline.evidence import Lexicon
 from pipeline.extractive import extract, is_how_to
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder, Sections
-from pipeline.sections import widened
+from pipeline.sections import read_on, widened
 from pipeline.units import units
 
 REDIRECT = """## HTTPS redirects
@@ -244,6 +246,36 @@ def test_a_chunk_is_read_on_into_the_next_and_back_to_its_open_code_block() -> N
     # other sections and web sources are left as they are
     web = source("Some web page text.", 9)
     assert widened([web], chunks, after=1) == [web]
+
+
+class _OneSection:
+    """A store of one section's chunks, as ``Sections`` reads them back."""
+
+    def __init__(self, chunks: list[Source]) -> None:
+        self.chunks = chunks
+
+    async def section_chunks(
+        self, urls: Sequence[str], *, scope: Sequence[str] | None
+    ) -> list[Source]:
+        return [c for c in self.chunks if c.url in urls]
+
+
+async def test_the_best_sources_are_read_with_the_chunk_before_them_too() -> None:
+    url = "https://docs.example/resiliency#retries"
+    texts = [
+        "If `maxRetries` is left out, the policy retries an unlimited number of times.",
+        "Policies are named under `spec.policies.retries` and picked by each target.",
+        "A target names one policy per kind of call.",
+        "Timeouts are set apart from retries.",
+    ]
+    chunks = chunked(texts, url)
+    # the answer ("an unlimited number of times") is in the chunk before the one retrieved,
+    # which opens a thought of its own
+    [wide] = await read_on(_OneSection(chunks), [chunks[1]], None)
+    assert wide.text.startswith("If `maxRetries` is left out")
+    assert wide.text.endswith("per kind of call.")
+    [later] = await read_on(_OneSection(chunks), [chunks[3]], None)
+    assert later.text.startswith("A target names one policy")
 
 
 async def test_the_store_reads_back_a_section_only_within_the_scope(

@@ -101,7 +101,7 @@ async def test_markup_does_not_outweigh_the_sentence_that_answers(embedder: Embe
     assert "{ref}`bind data to loggers incrementally <building-ctx>`" in text
 
 
-def test_a_chunk_opening_inside_an_admonition_is_read_with_the_one_before() -> None:
+def test_a_chunk_is_read_with_the_one_before_it_in_its_section() -> None:
     url = "https://docs.example/contextvars#context-variables"
     texts = [
         "The module binds values to a context-local context.\n\n:::{warning}\n"
@@ -111,9 +111,13 @@ def test_a_chunk_opening_inside_an_admonition_is_read_with_the_one_before() -> N
         "Use it as normal.",
     ]
     chunks = chunked(texts, url)
-    [wide] = widened([chunks[1]], chunks, after=1)
+    # the reason the chunk opens with ("This can be a problem …") is in the one before
+    [wide] = widened([chunks[1]], chunks, after=1, before=1)
     assert wide.text.startswith("The module binds values")
-    # a chunk that starts its own thought is not read back
+    # one chunk back, not to the section's start
+    [third] = widened([chunks[2]], chunks, after=1, before=1)
+    assert third.text.startswith("This can be a problem")
+    # not read back, a chunk that starts inside no code block or table is read alone
     [alone] = widened([chunks[2]], chunks, after=1)
     assert alone.text.startswith("Use it as normal.")
 
