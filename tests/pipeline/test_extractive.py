@@ -274,8 +274,45 @@ async def test_the_best_sources_are_read_with_the_chunk_before_them_too() -> Non
     [wide] = await read_on(_OneSection(chunks), [chunks[1]], None)
     assert wide.text.startswith("If `maxRetries` is left out")
     assert wide.text.endswith("per kind of call.")
-    [later] = await read_on(_OneSection(chunks), [chunks[3]], None)
+    # the store gives a section's chunks in any order
+    [later] = await read_on(_OneSection(chunks[::-1]), [chunks[3]], None)
     assert later.text.startswith("A target names one policy")
+    assert later.text.endswith("apart from retries.")
+
+
+class _Unreadable:
+    async def section_chunks(
+        self, urls: Sequence[str], *, scope: Sequence[str] | None
+    ) -> list[Source]:
+        raise OSError("the store is gone")
+
+
+async def test_sources_stay_as_retrieved_when_their_sections_cannot_be_read(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    chunks = chunked(["First part.", "Second part.", "Third part."], "https://docs.example/a")
+    assert await read_on(_Unreadable(), [chunks[1]], None) == [chunks[1]]
+    assert "cannot read on past the retrieved chunks: the store is gone" in caplog.text
+    assert await read_on(None, [chunks[1]], None) == [chunks[1]]
+
+
+def test_two_sources_of_a_section_that_touch_once_read_around_are_one() -> None:
+    url = "https://docs.example/limits#body"
+    chunks = chunked([f"Part {n} of the section." for n in range(7)], url)
+
+    def read(*hits: int) -> list[tuple[str, int | None, int | None]]:
+        wide = widened([chunks[h] for h in hits], chunks, after=1, before=1)
+        return [(w.id, w.locator.start, w.locator.end) for w in wide]
+
+    # parts 0-2 and 3-5 touch: one source, the better one's, read 0 to 5
+    assert read(1, 4) == [(chunks[1].id, chunks[0].locator.start, chunks[5].locator.end)]
+    assert read(5, 2) == [(chunks[5].id, chunks[1].locator.start, chunks[6].locator.end)]
+    # parts 0-2 and 4-6 leave part 3 between them: two sources
+    assert read(1, 5) == [
+        (chunks[1].id, chunks[0].locator.start, chunks[2].locator.end),
+        (chunks[5].id, chunks[4].locator.start, chunks[6].locator.end),
+    ]
+    assert [w[0] for w in read(5, 1)] == [chunks[5].id, chunks[1].id]
 
 
 async def test_the_store_reads_back_a_section_only_within_the_scope(
