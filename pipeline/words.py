@@ -82,12 +82,31 @@ _BASE_FORM = {
 }
 
 
+# Words chat clips that documentation spells out: "the config file" is the configuration file,
+# "deps" are dependencies. Only clippings of one word that no other word of docs writes alike:
+# not "prod" (product, production), "auth" (authentication, authorization), "perm" (permission,
+# permanent), "info" (a log level), "var" (``/var``), "db" (a data folder's name) or "spec" (a
+# Kubernetes field). Both sides fold them, so docs that write "config" still match.
+_CLIPPINGS = """
+    config configuration | repo repository | dep dependency | dir directory
+    env environment | param parameter | arg argument | msg message | app application
+"""
+_SPELLED_OUT = {
+    clipped + plural: word
+    for pair in re.split(r"[|\n]", _CLIPPINGS)
+    if pair.split()
+    for clipped, word in [pair.split()]
+    for plural in ("", "s")
+}
+
+
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
     """A crude, stable stem: enough to join plurals and -ing/-ed/-ion/-ity forms of one
-    word, an irregular verb's past forms with it, and British spellings with American ones."""
+    word, an irregular verb's past forms with it, a chat clipping with the word it clips,
+    and British spellings with American ones."""
     w = word.lower()
-    w = american(_BASE_FORM.get(w, w))
+    w = american(_BASE_FORM.get(w) or _SPELLED_OUT.get(w, w))
     if len(w) <= 3 or not w.isalpha():
         return w
     if w.endswith("ies") and len(w) > 4:

@@ -721,6 +721,21 @@ def test_the_evidence_counts_the_documentations_word_for_a_phrasing() -> None:
     )
 
 
+def test_a_passage_that_spells_out_the_askers_clipping_covers_it() -> None:
+    docs = [
+        "Providers › File\nChanges to the configuration file are watched and applied at once.",
+        "Providers › Docker\nChanges to the container labels are watched and applied at once.",
+        "Logs\nThe log file is rotated daily.",
+    ]
+    lexicon = Lexicon.build(docs)
+    question = asked("changes to my config file are not applied, why?")
+    config, labels, _ = (evidence(question, doc, lexicon) for doc in docs)
+    # "config" is no word the knowledge base lacks, and the passage that says
+    # "configuration" covers it
+    assert config.unknown == 0.0
+    assert config.coverage > labels.coverage
+
+
 def test_question_terms_end_with_the_documentations_words_for_its_phrasings() -> None:
     assert question_terms("turn off the cache when it is older than a day") == [
         *terms("turn off the cache when it is older than a day"),

@@ -22,6 +22,19 @@ def test_stems_join_plurals_and_derived_forms() -> None:
     assert stem("apply") != stem("app") and stem("quickly") == stem("quick")
 
 
+def test_a_chat_clipping_stems_with_the_word_it_clips() -> None:
+    assert stem("config") == stem("configs") == stem("configuration") == stem("configure")
+    assert stem("deps") == stem("dep") == stem("dependencies")
+    assert stem("repo") == stem("repositories") and stem("dirs") == stem("directory")
+    assert stem("env") == stem("environments") and stem("apps") == stem("application")
+    assert stem("args") == stem("argument") and stem("params") == stem("parameter")
+    assert stem("msg") == stem("messages")
+    # a clipping that stands for two words, or is a word of its own, stays as written
+    assert stem("prod") not in (stem("production"), stem("product"))
+    assert stem("perm") != stem("permission") and stem("info") != stem("information")
+    assert stem("app") != stem("apply")
+
+
 def test_each_irregular_verb_keeps_its_own_forms() -> None:
     # The table lists one verb per "|" and ends a line without one: the verb that ends a line
     # and the one that starts the next are still two verbs ("broke" is not "chose")
