@@ -83,7 +83,7 @@ _BASE_FORM = {
 
 
 # Words chat clips that documentation spells out: "the config file" is the configuration file,
-# "deps" are dependencies. Only clippings of one word that no other word of docs writes alike:
+# "deps" are dependencies. Only clippings that stand for one word and are no word of their own:
 # not "prod" (product, production), "auth" (authentication, authorization), "perm" (permission,
 # permanent), "info" (a log level), "var" (``/var``), "db" (a data folder's name) or "spec" (a
 # Kubernetes field). Both sides fold them, so docs that write "config" still match.
