@@ -1,6 +1,6 @@
 """Documentation markup in the offline answer: definition lists keep their term, MyST and
 reST cross-references are read as their titles when sentences are scored (and quoted as
-written), and a chunk that opens mid-thought is read with the one before it."""
+written), and a chunk is read with the one before it, where the thought it opens with began."""
 
 from __future__ import annotations
 
