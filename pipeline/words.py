@@ -74,12 +74,15 @@ _IRREGULAR_VERBS = """
     shake shook shaken | speak spoke spoken | steal stole stolen | buy bought | seek sought
     sleep slept | deal dealt
 """
+
+
+def _word_groups(table: str) -> list[list[str]]:
+    """The groups of words of a table that parts them with "|" or a line break."""
+    return [group.split() for group in re.split(r"[|\n]", table) if group.split()]
+
+
 # one verb's forms per "|" or line: a line's last verb and the next line's first are two verbs
-_BASE_FORM = {
-    form: forms.split()[0]
-    for forms in re.split(r"[|\n]", _IRREGULAR_VERBS)
-    for form in forms.split()[1:]
-}
+_BASE_FORM = {form: forms[0] for forms in _word_groups(_IRREGULAR_VERBS) for form in forms[1:]}
 
 
 # Words chat clips that documentation spells out: "the config file" is the configuration file,
@@ -92,11 +95,7 @@ _CLIPPINGS = """
     env environment | param parameter | arg argument | msg message | app application
 """
 _SPELLED_OUT = {
-    clipped + plural: word
-    for pair in re.split(r"[|\n]", _CLIPPINGS)
-    if pair.split()
-    for clipped, word in [pair.split()]
-    for plural in ("", "s")
+    clipped + plural: word for clipped, word in _word_groups(_CLIPPINGS) for plural in ("", "s")
 }
 
 
