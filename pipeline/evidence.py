@@ -81,7 +81,7 @@ base answers only when its best carrying passage reaches 0.84 (``PipelineSetting
 ``tests/devset`` (Starlette's docs, 252 chunks) and checked on ``tests/devset2`` (Click's
 docs) and the bundled samples; no threshold on the grade alone separated answerable
 from uncovered questions (uncovered ones graded up to 0.94, answerable ones down to
-0.77). Passages within 0.1 of the threshold also contribute sentences. An LLM grader's grade is used as it is; the
+0.77). Passages within 0.15 of the threshold also contribute sentences. An LLM grader's grade is used as it is; the
 evidence then only settles an ambiguous grade when the web cannot be asked.
 """
 

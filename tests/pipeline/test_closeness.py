@@ -213,3 +213,13 @@ def test_the_passages_kept_lead_with_the_closest_reading_among_those_that_carry(
     pipeline, _ = make(embedder, None, closeness_weight=weight)
     kept = pipeline.workflow._kept(graded(support, closeness, carries), 0.7, True)
     assert [s.title for s in kept] == order
+
+
+def test_passages_within_the_keep_margin_of_the_threshold_add_to_the_answer(
+    embedder: Embedder,
+) -> None:
+    # the evidence threshold is 0.84: a passage 0.13 under it still adds its sentences to the
+    # one that carries the answer, one 0.16 under it does not
+    pipeline, _ = make(embedder, None, closeness_weight=0.0)
+    kept = pipeline.workflow._kept(graded([1.0, 0.71, 0.68], [], [True] * 3), 0.7, True)
+    assert [s.title for s in kept] == ["0", "1"]
