@@ -166,8 +166,10 @@ class Asked:
     spelled: frozenset[str] = frozenset()
     #: those written as code, with an underscore (``log_level``): the passage must have them
     identifiers: frozenset[str] = frozenset()
-    #: those written as words ("Docker", "Jenkins"), not as code names: the documents' prose
-    #: must write them (:meth:`pipeline.evidence.Lexicon.in_prose`)
+    #: those written as capitalised words ("Docker", "Jenkins"), not as code names or
+    #: acronyms: the documents' prose must write them (:meth:`pipeline.evidence.Lexicon.in_prose`).
+    #: An acronym ("URL", "CI") is a word of the trade that code writes (a ``url:`` key) as
+    #: often as prose: that a chunk has it is enough.
     plain: frozenset[str] = frozenset()
     #: the names the asker wrote in backticks: code may name them
     coded: frozenset[str] = frozenset()
@@ -215,7 +217,7 @@ def asked(
         plain=frozenset(
             spelled_as(w)
             for w, name in words_as_written(mine)
-            if name and w.isalpha() and (w.isupper() or w[1:].islower())
+            if name and w.isalpha() and w[1:].islower()
         ),
         counted=_counted(mine),
         thing=_thing(mine),

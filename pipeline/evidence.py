@@ -43,7 +43,9 @@ mentions what the question is about. Two signals can:
   as a word ("Docker",
   "Jenkins") is known only where the docs' prose writes it (a heading, a sentence, a table or
   inline code): one that only a code block has (``docker:`` as a key of a CI example) is in
-  an example, not a subject the docs cover, unless the asker writes it as code too. The
+  an example, not a subject the docs cover, unless the asker writes it as code too. An
+  acronym ("URL", "CI") is no such name: a word of the trade, which code writes (a ``url:``
+  key) as often as prose, so that a chunk has it is enough. The
   docs' subject (their most common term) joined by a hyphen to a word no chunk has
   (``cargo-nextest``, ``pytest-xdist``) names a tool of its ecosystem, as such tools are
   named: documents that never write that word have nothing about it.

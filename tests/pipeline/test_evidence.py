@@ -402,6 +402,27 @@ def test_a_name_the_docs_write_only_in_code_blocks_is_not_one_they_cover() -> No
     assert Lexicon(lexicon.df, lexicon.n, lexicon.spellings).in_prose(spelled_as("Podman"))
 
 
+def test_an_acronym_the_docs_write_only_in_code_is_still_known() -> None:
+    # QuestDB's docs call it an endpoint; "url" is only a key of an example's config
+    example = (
+        "Scraping › Example\nPoint the scraper at the server.\n\n"
+        "```yaml\ntargets:\n  - url: http://db:9003/metrics\n```"
+    )
+    health = (
+        "Health check\nA load balancer checks that the server is up by polling the "
+        "`/status` endpoint on port 9003, which answers 200 while the server is healthy."
+    )
+    lexicon = Lexicon.build([example, health, *CORPUS])
+    question = asked("what URL should our load balancer hit for a health check?")
+    assert evidence(question, health, lexicon).carries
+    assert evidence(question, health, lexicon).unknown_names == 0.0
+    # a capitalised name only a code block has is still no subject of the docs
+    named = Lexicon.build([example.replace("url:", "Telegraf:"), health, *CORPUS])
+    assert not evidence(asked("can our Telegraf poll it?"), health, named).carries
+    # an acronym no chunk has is unknown, whatever the case
+    assert not evidence(asked("what is the health check's SLA?"), health, lexicon).carries
+
+
 def test_british_and_american_spellings_are_one_word() -> None:
     for british, american_ in (
         ("optimisation", "optimization"),
