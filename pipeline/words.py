@@ -87,12 +87,14 @@ _BASE_FORM = {form: forms[0] for forms in _word_groups(_IRREGULAR_VERBS) for for
 
 # Words chat clips that documentation spells out: "the config file" is the configuration file,
 # "deps" are dependencies. Only clippings that stand for one word and are no word of their own:
-# not "prod" (product, production), "auth" (authentication, authorization), "perm" (permission,
-# permanent), "info" (a log level), "var" (``/var``), "db" (a data folder's name) or "spec" (a
-# Kubernetes field). Both sides fold them, so docs that write "config" still match.
+# not "auth" (authentication, authorization), "perm" (permission, permanent), "info" (a log
+# level), "var" (``/var``), "db" (a data folder's name) or "spec" (a Kubernetes field). "prod"
+# stands for production or product, which stem to one term anyway. Both sides fold them, so docs
+# that write "config" still match.
 _CLIPPINGS = """
     config configuration | repo repository | dep dependency | dir directory
     env environment | param parameter | arg argument | msg message | app application
+    prod production
 """
 _SPELLED_OUT = {
     clipped + plural: word for clipped, word in _word_groups(_CLIPPINGS) for plural in ("", "s")
