@@ -38,6 +38,8 @@ _PHRASINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("schedule", "scheduled"),
     ),
     (r"go(?:es)?\s+down|went\s+down|(?:is|are)\s+down", ("unhealthy", "unavailable")),
+    (r"yes\s+or\s+no|are\s+you\s+sure", ("confirm", "confirmation")),
+    (r"(?:throw-?away|dummy)\s+(?:tls\s+|ssl\s+)?cert(?:ificate)?s?", ("self-signed",)),
     (r"how\s+often", ("interval",)),
     (r"how\s+long", ("timeout", "duration")),
     (r"vanish(?:es|ed)?|disappear(?:s|ed)?|(?:get|gets|got|is|are)\s+lost|lose", ("persist",)),

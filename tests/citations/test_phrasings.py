@@ -21,6 +21,9 @@ from citations.phrasings import phrasing_terms, with_phrasing_terms
         ("how often does it check the backend", ["interval"]),
         ("how long does it remember that choice", ["timeout", "duration"]),
         ("my metrics vanish whenever the container restarts", ["persist"]),
+        ("how do I ask the user yes or no before deleting", ["confirm", "confirmation"]),
+        ("is there a quick way to get a throwaway certificate?", ["self-signed"]),
+        ("I only need a dummy TLS cert on my laptop", ["self-signed"]),
     ],
 )
 def test_a_chat_phrasing_brings_the_documentations_words(question: str, words: list[str]) -> None:
@@ -34,6 +37,8 @@ def test_a_chat_phrasing_brings_the_documentations_words(question: str, words: l
         "can I switch to the new resolver",
         "is the cache on by default",
         "why is my target directory so huge",
+        "where do I put the certificate for the test server",
+        "how do I get test certificates from the staging server",
         "",
     ],
 )
