@@ -40,6 +40,18 @@ _PHRASINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"go(?:es)?\s+down|went\s+down|(?:is|are)\s+down", ("unhealthy", "unavailable")),
     (r"yes\s+or\s+no|are\s+you\s+sure", ("confirm", "confirmation")),
     (r"(?:throw-?away|dummy)\s+(?:tls\s+|ssl\s+)?cert(?:ificate)?s?", ("self-signed",)),
+    (
+        r"out\s+of\s+the\s+box|(?:if|when)\s+(?:I|we|you)\s+(?:don't|do\s+not|never)\s+"
+        r"(?:configure|set|change|call|specify|pass)\w*",
+        ("default",),
+    ),
+    (r"how\s+much\s+(?:slower|faster)|slow(?:s|ed|ing)?\s+(?:\w+\s+){0,2}down", ("performance",)),
+    (
+        r"(?:swap|replac|renew|chang)\w*\s+(?:the\s+|our\s+|my\s+|a\s+)?(?:\w+\s+)?"
+        r"(?:tokens?|certs?|certificates?|secrets?|credentials?|(?:api|signing|private|tls)\s+keys?)\b"
+        r"|(?:token|cert|certificate|secret|credential|key)s?\s+(?:expires?|expired|expiring)",
+        ("rotate", "rotation"),
+    ),
     (r"how\s+often", ("interval",)),
     (r"how\s+long", ("timeout", "duration")),
     (r"vanish(?:es|ed)?|disappear(?:s|ed)?|(?:get|gets|got|is|are)\s+lost|lose", ("persist",)),

@@ -23,6 +23,15 @@ from citations.phrasings import phrasing_terms, with_phrasing_terms
         ("my metrics vanish whenever the container restarts", ["persist"]),
         ("how do I ask the user yes or no before deleting", ["confirm", "confirmation"]),
         ("is there a quick way to get a throwaway certificate?", ["self-signed"]),
+        ("which algorithm does it use out of the box?", ["default"]),
+        ("where does it store them if I don't configure anything?", ["default"]),
+        ("what format do I get if I never call configure?", ["default"]),
+        ("how much slower do inserts get with an index?", ["performance"]),
+        ("does logging slow the app down?", ["performance"]),
+        ("how do I swap the token later without downtime?", ["rotate", "rotation"]),
+        ("I replaced the cert file on disk", ["rotate", "rotation"]),
+        ("we need to change our signing keys", ["rotate", "rotation"]),
+        ("and when the cert expires, do I need a restart?", ["rotate", "rotation"]),
         ("I only need a dummy TLS cert on my laptop", ["self-signed"]),
     ],
 )
@@ -39,6 +48,8 @@ def test_a_chat_phrasing_brings_the_documentations_words(question: str, words: l
         "why is my target directory so huge",
         "where do I put the certificate for the test server",
         "how do I get test certificates from the staging server",
+        "how do I change the config key for the port",  # a setting's key is not a secret
+        "if I set both, which one wins",
         "",
     ],
 )
