@@ -52,6 +52,14 @@ _PHRASINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"|(?:token|cert|certificate|secret|credential|key)s?\s+(?:expires?|expired|expiring)",
         ("rotate", "rotation"),
     ),
+    # a phrasal verb is the noun documentation writes as one word: "back up" is a backup ("back"
+    # and "up" are stop words, so the question otherwise keeps nothing of it)
+    (r"back(?:s|ed|ing)?\s+up", ("backup",)),
+    (r"set(?:s|ting)?\s+up", ("setup",)),
+    (r"roll(?:s|ed|ing)?\s+back", ("rollback",)),
+    (r"shut(?:s|ting)?\s+down", ("shutdown",)),
+    (r"start(?:s|ed|ing)?\s+up", ("startup",)),
+    (r"(?:below|under|lower\s+than)\s+(?:info|debug|warn(?:ing)?|error)\b", ("filter", "level")),
     (r"how\s+often", ("interval",)),
     (r"how\s+long", ("timeout", "duration")),
     (r"vanish(?:es|ed)?|disappear(?:s|ed)?|(?:get|gets|got|is|are)\s+lost|lose", ("persist",)),

@@ -32,6 +32,14 @@ from citations.phrasings import phrasing_terms, with_phrasing_terms
         ("I replaced the cert file on disk", ["rotate", "rotation"]),
         ("we need to change our signing keys", ["rotate", "rotation"]),
         ("and when the cert expires, do I need a restart?", ["rotate", "rotation"]),
+        ("whats the safest way to back up a running server?", ["backup"]),
+        ("we are backing up the data folder", ["backup"]),
+        ("how do I set up tls", ["setup"]),
+        ("how do I roll back a release", ["rollback"]),
+        ("it shuts down before the events are sent", ["shutdown"]),
+        ("it takes long to start up", ["startup"]),
+        ("how do I skip everything below INFO?", ["filter", "level"]),
+        ("only log messages lower than warning", ["filter", "level"]),
         ("I only need a dummy TLS cert on my laptop", ["self-signed"]),
     ],
 )
@@ -50,6 +58,8 @@ def test_a_chat_phrasing_brings_the_documentations_words(question: str, words: l
         "how do I get test certificates from the staging server",
         "how do I change the config key for the port",  # a setting's key is not a secret
         "if I set both, which one wins",
+        "go back to the upper menu",  # "back" and "up" apart
+        "set the level to info",
         "",
     ],
 )
