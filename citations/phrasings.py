@@ -60,6 +60,8 @@ _PHRASINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"shut(?:s|ting)?\s+down", ("shutdown",)),
     (r"start(?:s|ed|ing)?\s+up", ("startup",)),
     (r"(?:below|under|lower\s+than)\s+(?:info|debug|warn(?:ing)?|error)\b", ("filter", "level")),
+    # a value that arrives changed ("the hash seems mangled") was not escaped for where it is written
+    (r"mangled|garbled|dollar\s+signs?", ("escape", "escaped")),
     (r"how\s+often", ("interval",)),
     (r"how\s+long", ("timeout", "duration")),
     (r"vanish(?:es|ed)?|disappear(?:s|ed)?|(?:get|gets|got|is|are)\s+lost|lose", ("persist",)),

@@ -40,6 +40,8 @@ from citations.phrasings import phrasing_terms, with_phrasing_terms
         ("it takes long to start up", ["startup"]),
         ("how do I skip everything below INFO?", ["filter", "level"]),
         ("only log messages lower than warning", ["filter", "level"]),
+        ("the password hash seems mangled in my labels", ["escape", "escaped"]),
+        ("the dollar signs vanish from the value", ["escape", "escaped", "persist"]),
         ("I only need a dummy TLS cert on my laptop", ["self-signed"]),
     ],
 )
