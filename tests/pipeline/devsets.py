@@ -308,11 +308,12 @@ _SETS = (
         # (how long a certificate choice is remembered): 75.0%. "config" read as
         # "configuration" (session 18, chat clippings; a dynamic config file's edits not
         # picked up): cited 71.4%, fact 76.2%. "prod" read as "production" (session 19,
-        # api.insecure in production): cited 72.6%, fact 77.4%.
+        # api.insecure in production): cited 72.6%, fact 77.4%; a "mangled" hash searched as
+        # "escape" (official eval at 9d11b2a): 73.8%, 78.6%.
         Floors(
             hit_at_k=0.86,
-            cited_right=0.72,
-            fact_stated=0.77,
+            cited_right=0.73,
+            fact_stated=0.78,
             uncovered=0.74,
             first_footnote_right=0.52,
         ),
