@@ -89,12 +89,12 @@ _BASE_FORM = {form: forms[0] for forms in _word_groups(_IRREGULAR_VERBS) for for
 # "deps" are dependencies. Only clippings that stand for one word and are no word of their own:
 # not "auth" (authentication, authorization), "perm" (permission, permanent), "info" (a log
 # level), "var" (``/var``), "db" (a data folder's name) or "spec" (a Kubernetes field). "prod"
-# stands for production or product, which stem to one term anyway. Both sides fold them, so docs
-# that write "config" still match.
+# stands for production or product, and "dev" for development or developer, which stem to one
+# term anyway. Both sides fold them, so docs that write "config" or "dev" still match.
 _CLIPPINGS = """
     config configuration | repo repository | dep dependency | dir directory
     env environment | param parameter | arg argument | msg message | app application
-    prod production
+    prod production | dev development
 """
 _SPELLED_OUT = {
     clipped + plural: word for clipped, word in _word_groups(_CLIPPINGS) for plural in ("", "s")

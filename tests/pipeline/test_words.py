@@ -31,6 +31,7 @@ def test_a_chat_clipping_stems_with_the_word_it_clips() -> None:
     assert stem("msg") == stem("messages")
     # "prod" may be either word, which the stemmer makes one
     assert stem("prod") == stem("production") == stem("product") == stem("prods")
+    assert stem("dev") == stem("development") == stem("developers") == stem("devs")
     # a clipping that stands for two words, or is a word of its own, stays as written
     assert stem("auth") not in (stem("authentication"), stem("authorization"))
     assert stem("perm") != stem("permission") and stem("info") != stem("information")
