@@ -257,10 +257,12 @@ _SETS = (
         # 20/24 uncovered clean; and one how to run it as a thing (a Windows service): 21/24.
         # The chunk before each best source read too, and passages within 0.15 of the evidence
         # threshold adding sentences (session 18; uploads over 4 MB): cited 90.1%, fact 78.2%.
+        # "dev" read as "development" (session 19, main 861938e; podman on "our dev machines"):
+        # cited 91.1%, fact 79.2%.
         Floors(
             hit_at_k=0.93,
-            cited_right=0.89,
-            fact_stated=0.77,
+            cited_right=0.90,
+            fact_stated=0.78,
             uncovered=0.87,
             first_footnote_right=0.66,
         ),
