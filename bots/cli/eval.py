@@ -30,6 +30,13 @@ if TYPE_CHECKING:
     help="Draft questions from the documents in this folder (needs an LLM); prints YAML.",
 )
 @click.option("--per-passage", default=2, show_default=True, help="Drafts per passage.")
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False),
+    help="An earlier report (--json) to compare with: each metric's move, and every question "
+    "whose outcome changed.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No per-question progress lines.")
 @click.pass_context
 @friendly
@@ -39,6 +46,7 @@ def eval_command(
     as_json: bool,
     generate_dir: str | None,
     per_passage: int,
+    baseline_file: str | None,
     quiet: bool,
 ) -> None:
     """Score answers against a labelled question file.
@@ -52,23 +60,30 @@ def eval_command(
     if file is None:
         fail("name an eval file (YAML or JSONL), or use --generate DIR to draft one", 2)
     cases = _load(Path(str(file)))
+    # read first: a bad baseline should not cost a whole run
+    baseline = None if baseline_file is None else _baseline(Path(baseline_file))
     runtime = runtime_of(ctx)
     report = asyncio.run(_run(runtime, cases, progress=not quiet and not as_json))
+    comparison = None
+    if baseline is not None:
+        from pipeline.eval_baseline import compare
+
+        comparison = compare(baseline, report)
     if as_json:
-        click.echo(json.dumps(report.data(), ensure_ascii=False, default=str))
+        data = report.data()
+        if comparison is not None:
+            data["baseline"] = comparison.data()
+        click.echo(json.dumps(data, ensure_ascii=False, default=str))
     else:
         click.echo(report.table())
+        if comparison is not None:
+            click.echo("\n" + comparison.table())
 
 
 def _load(path: Path) -> list[Case]:
     from pipeline.evaluation import EvalFileError, parse_cases
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        fail(f"no such eval file: {path}", 2)
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}", 2)
+    text = _text(path, "eval file")
     fmt: Literal["yaml", "jsonl"] = (
         "jsonl" if path.suffix.lower() in {".jsonl", ".json", ".ndjson"} else "yaml"
     )
@@ -76,6 +91,28 @@ def _load(path: Path) -> list[Case]:
         return parse_cases(text, fmt=fmt)
     except EvalFileError as exc:
         fail(f"{path}: {exc}", 2)
+    raise AssertionError("unreachable")
+
+
+def _baseline(path: Path) -> dict[str, Any]:
+    from pipeline.eval_baseline import BaselineError, read_baseline
+
+    text = _text(path, "baseline report")
+    try:
+        return read_baseline(text)
+    except BaselineError as exc:
+        fail(f"{path}: {exc}", 2)
+    raise AssertionError("unreachable")
+
+
+def _text(path: Path, what: str) -> str:
+    """The file's text, or one line to the operator and exit 2."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"no such {what}: {path}", 2)
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}", 2)
     raise AssertionError("unreachable")
 
 

@@ -187,7 +187,16 @@ def test_citebot_eval_runs_the_samples_file_with_thresholds(
         )
         assert ingest.exit_code == 0, ingest.output
         result = runner.invoke(cli, ["eval", "--json", str(folder / "eval.yaml")], env=env)
-    assert result.exit_code == 0, result.output
+        assert result.exit_code == 0, result.output
+        # the same run against its own report: every metric but latency where it was
+        baseline = tmp_path / "baseline.json"  # type: ignore[operator]
+        baseline.write_text(result.stdout, encoding="utf-8")
+        again = runner.invoke(
+            cli, ["eval", "-q", str(folder / "eval.yaml"), "--baseline", str(baseline)], env=env
+        )
+    assert again.exit_code == 0, again.output
+    assert re.search(r"\ncited right +(\S+) → \1 \(\+0\.0 pt\)\n", again.stdout), again.stdout
+    assert again.stdout.endswith("\nno question's outcome changed\n"), again.stdout
     report = json.loads(result.stdout)
     m = report["metrics"]
     assert m["questions"] >= 15

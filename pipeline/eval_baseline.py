@@ -1,0 +1,220 @@
+"""An eval report beside an earlier one (``citebot eval FILE --baseline OLD.json``).
+
+A setting that helps one question often hurts another, and the totals hide it: two answers
+that gain their citation and two that lose theirs leave "cited right" where it was. So the
+comparison lists every question whose outcome changed, better or worse, beside each
+metric's move.
+
+An outcome is what the reader was shown, ranked by trust: the right section with the fact,
+the right section without it, "I couldn't find this", and last an answer whose footnotes
+point elsewhere. A wrong answer with a footnote looks checked, so it ranks below no answer;
+for a question the documents do not cover, any answer is a leak. Questions are matched by
+their ``id`` when the file gives one, else by their text and how often it came before (two
+follow-ups may ask the same words in different threads).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pipeline.evaluation import Report
+
+Outcome = Literal["right", "no_fact", "no_answer", "wrong_source", "clean", "leak"]
+#: higher is better: what a reader can trust most
+_RANK: dict[Outcome, int] = {
+    "right": 3,
+    "no_fact": 2,
+    "no_answer": 1,
+    "wrong_source": 0,
+    "clean": 1,
+    "leak": 0,
+}
+_SAID: dict[Outcome, str] = {
+    "right": "right section, fact stated",
+    "no_fact": "right section, fact missing",
+    "no_answer": "no answer",
+    "wrong_source": "answered from other sections",
+    "clean": "no answer (clean)",
+    "leak": "answered (leak)",
+}
+#: the metrics compared: a share, a score or a latency in both reports
+_COMPARED: tuple[tuple[str, str], ...] = (
+    ("hit_at_k", "retrieval hit@k"),
+    ("mrr", "retrieval MRR"),
+    ("cited_right", "cited right"),
+    ("first_footnote_right", "  first footnote right"),
+    ("footnote_precision", "  footnote precision"),
+    ("fact_stated", "fact stated"),
+    ("no_answer_precision", "no-answer precision"),
+    ("no_answer_recall", "no-answer recall"),
+    ("latency_p50_ms", "latency p50"),
+    ("latency_p95_ms", "latency p95"),
+)
+_NOT_CITED = frozenset({"retrieval", "grading", "not_cited"})
+
+
+class BaselineError(ValueError):
+    """A baseline that is not an earlier ``citebot eval --json`` report; says what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One question whose outcome differs from the baseline's."""
+
+    question: str
+    before: Outcome
+    after: Outcome
+
+    @property
+    def better(self) -> bool:
+        return _RANK[self.after] > _RANK[self.before]
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "before": self.before,
+            "after": self.after,
+            "better": self.better,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    #: each compared metric: (baseline, this run), either None where a report has none
+    metrics: dict[str, tuple[float | None, float | None]]
+    changes: tuple[Change, ...]
+    #: questions of the baseline that this run did not ask, and the reverse
+    dropped: int = 0
+    added: int = 0
+
+    @property
+    def better(self) -> list[Change]:
+        return [c for c in self.changes if c.better]
+
+    @property
+    def worse(self) -> list[Change]:
+        # outcomes of one kind of question never tie: a change is better or worse
+        return [c for c in self.changes if not c.better]
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "metrics": {k: {"baseline": b, "now": a} for k, (b, a) in self.metrics.items()},
+            "changes": [c.data() for c in self.changes],
+            "better": len(self.better),
+            "worse": len(self.worse),
+            "dropped": self.dropped,
+            "added": self.added,
+        }
+
+    def table(self) -> str:
+        rows = [
+            (label, _moved(name, *self.metrics[name]))
+            for name, label in _COMPARED
+            if name in self.metrics
+        ]
+        width = max((len(label) for label, _ in rows), default=0)
+        lines = ["against the baseline:"]
+        lines += [f"{label.ljust(width)}  {moved}" for label, moved in rows]
+        if self.dropped or self.added:
+            lines.append(
+                f"{self.dropped} baseline question(s) not asked now, "
+                f"{self.added} question(s) new since"
+            )
+        if not self.changes:
+            lines.append("no question's outcome changed")
+        for title, group in (("better", self.better), ("worse", self.worse)):
+            if group:
+                lines.append(f"{title} ({len(group)}):")
+                lines += [f"  {c.question}  ({_SAID[c.before]} → {_SAID[c.after]})" for c in group]
+        return "\n".join(lines)
+
+
+def read_baseline(text: str) -> dict[str, Any]:
+    """An earlier report, as ``citebot eval --json`` printed it."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise BaselineError(f"not JSON ({exc})") from None
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("metrics"), dict)
+        or not isinstance(data.get("results"), list)
+    ):
+        raise BaselineError("not a report of citebot eval --json (no metrics and results)")
+    for n, result in enumerate(data["results"], start=1):
+        if not isinstance(result, dict) or not isinstance(result.get("question"), str):
+            raise BaselineError(f"result {n} has no question")
+    return data
+
+
+def compare(baseline: Mapping[str, Any], report: Report) -> Comparison:
+    """This run's ``report`` against ``baseline`` (:func:`read_baseline`)."""
+    now = report.data()
+    before = dict(_keyed(baseline["results"]))
+    after = dict(_keyed(now["results"]))
+    changes = tuple(
+        Change(question=result["question"], before=was, after=outcome(result))
+        for key, result in after.items()
+        if key in before
+        for was in (outcome(before[key]),)
+        if was != outcome(result)
+    )
+    metrics = {
+        name: (_number(baseline["metrics"].get(name)), _number(now["metrics"].get(name)))
+        for name, _ in _COMPARED
+    }
+    return Comparison(
+        metrics=metrics,
+        changes=changes,
+        dropped=len(before.keys() - after.keys()),
+        added=len(after.keys() - before.keys()),
+    )
+
+
+def outcome(result: Mapping[str, Any]) -> Outcome:
+    """What the reader was shown for one result of a report's ``results``."""
+    miss = result.get("miss")
+    answered = result.get("route") != "no_answer" or bool(result.get("cited"))
+    if result.get("expect") == "no_answer":
+        return "leak" if answered else "clean"
+    if miss is None:
+        return "right"
+    if miss not in _NOT_CITED:
+        return "no_fact"
+    return "wrong_source" if answered else "no_answer"
+
+
+def _keyed(results: Iterable[Mapping[str, Any]]) -> Iterable[tuple[tuple[str, int], Any]]:
+    seen: Counter[str] = Counter()
+    for result in results:
+        name = result.get("id") or result["question"]
+        yield (name, seen[name]), result
+        seen[name] += 1
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _moved(name: str, before: float | None, after: float | None) -> str:
+    def shown(value: float | None) -> str:
+        if value is None:
+            return "-"
+        if name.endswith("_ms"):
+            return f"{value:.0f} ms"
+        return f"{value:.3f}" if name == "mrr" else f"{value * 100:.1f}%"
+
+    if before is None or after is None:
+        return f"{shown(before)} → {shown(after)}"
+    delta = after - before
+    if name.endswith("_ms"):
+        step = f"{delta:+.0f} ms"
+    elif name == "mrr":
+        step = f"{delta:+.3f}"
+    else:
+        step = f"{delta * 100:+.1f} pt"
+    return f"{shown(before)} → {shown(after)} ({step})"
