@@ -19,27 +19,45 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from pipeline.evaluation import Report
 
-Outcome = Literal["right", "no_fact", "no_answer", "wrong_source", "clean", "leak"]
-#: higher is better: what a reader can trust most
-_RANK: dict[Outcome, int] = {
-    "right": 3,
-    "no_fact": 2,
-    "no_answer": 1,
-    "wrong_source": 0,
-    "clean": 1,
-    "leak": 0,
-}
-_SAID: dict[Outcome, str] = {
-    "right": "right section, fact stated",
-    "no_fact": "right section, fact missing",
-    "no_answer": "no answer",
-    "wrong_source": "answered from other sections",
-    "clean": "no answer (clean)",
-    "leak": "answered (leak)",
+
+class Shown(StrEnum):
+    """What the reader was shown for one question."""
+
+    RIGHT = "right"
+    NO_FACT = "no_fact"
+    NO_ANSWER = "no_answer"
+    WRONG_SOURCE = "wrong_source"
+    CLEAN = "clean"
+    LEAK = "leak"
+
+    @property
+    def said(self) -> str:
+        return _SAID[self]
+
+    @property
+    def trust(self) -> int:
+        """Its place among its kind of question's outcomes, least trusted first."""
+        return next(order.index(self) for order in _TRUST if self in order)
+
+
+#: each kind of question's outcomes, least trusted first: a footnote on a wrong answer makes
+#: it look checked, so it ranks below "I couldn't find this"
+_TRUST: tuple[tuple[Shown, ...], ...] = (
+    (Shown.WRONG_SOURCE, Shown.NO_ANSWER, Shown.NO_FACT, Shown.RIGHT),
+    (Shown.LEAK, Shown.CLEAN),
+)
+_SAID = {
+    Shown.RIGHT: "right section, fact stated",
+    Shown.NO_FACT: "right section, fact missing",
+    Shown.NO_ANSWER: "no answer",
+    Shown.WRONG_SOURCE: "answered from other sections",
+    Shown.CLEAN: "no answer (clean)",
+    Shown.LEAK: "answered (leak)",
 }
 #: the metrics compared: a share, a score or a latency in both reports
 _COMPARED: tuple[tuple[str, str], ...] = (
@@ -66,18 +84,18 @@ class Change:
     """One question whose outcome differs from the baseline's."""
 
     question: str
-    before: Outcome
-    after: Outcome
+    before: Shown
+    after: Shown
 
     @property
     def better(self) -> bool:
-        return _RANK[self.after] > _RANK[self.before]
+        return self.after.trust > self.before.trust
 
     def data(self) -> dict[str, Any]:
         return {
             "question": self.question,
-            "before": self.before,
-            "after": self.after,
+            "before": self.before.value,
+            "after": self.after.value,
             "better": self.better,
         }
 
@@ -88,8 +106,8 @@ class Comparison:
     metrics: dict[str, tuple[float | None, float | None]]
     changes: tuple[Change, ...]
     #: questions of the baseline that this run did not ask, and the reverse
-    dropped: int = 0
-    added: int = 0
+    dropped: int
+    added: int
 
     @property
     def better(self) -> list[Change]:
@@ -97,7 +115,7 @@ class Comparison:
 
     @property
     def worse(self) -> list[Change]:
-        # outcomes of one kind of question never tie: a change is better or worse
+        # a question's outcomes never tie (:data:`_TRUST`): a change is better or worse
         return [c for c in self.changes if not c.better]
 
     def data(self) -> dict[str, Any]:
@@ -116,7 +134,7 @@ class Comparison:
             for name, label in _COMPARED
             if name in self.metrics
         ]
-        width = max((len(label) for label, _ in rows), default=0)
+        width = max(len(label) for label, _ in rows)
         lines = ["against the baseline:"]
         lines += [f"{label.ljust(width)}  {moved}" for label, moved in rows]
         if self.dropped or self.added:
@@ -129,7 +147,7 @@ class Comparison:
         for title, group in (("better", self.better), ("worse", self.worse)):
             if group:
                 lines.append(f"{title} ({len(group)}):")
-                lines += [f"  {c.question}  ({_SAID[c.before]} → {_SAID[c.after]})" for c in group]
+                lines += [f"  {c.question}  ({c.before.said} → {c.after.said})" for c in group]
         return "\n".join(lines)
 
 
@@ -175,17 +193,17 @@ def compare(baseline: Mapping[str, Any], report: Report) -> Comparison:
     )
 
 
-def outcome(result: Mapping[str, Any]) -> Outcome:
+def outcome(result: Mapping[str, Any]) -> Shown:
     """What the reader was shown for one result of a report's ``results``."""
     miss = result.get("miss")
     answered = result.get("route") != "no_answer" or bool(result.get("cited"))
     if result.get("expect") == "no_answer":
-        return "leak" if answered else "clean"
+        return Shown.LEAK if answered else Shown.CLEAN
     if miss is None:
-        return "right"
+        return Shown.RIGHT
     if miss not in _NOT_CITED:
-        return "no_fact"
-    return "wrong_source" if answered else "no_answer"
+        return Shown.NO_FACT
+    return Shown.WRONG_SOURCE if answered else Shown.NO_ANSWER
 
 
 def _keyed(results: Iterable[Mapping[str, Any]]) -> Iterable[tuple[tuple[str, int], Any]]:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers every command)
-from pipeline.eval_baseline import BaselineError, compare, outcome, read_baseline
+from pipeline.eval_baseline import BaselineError, Shown, compare, outcome, read_baseline
 from pipeline.evaluation import Case, Report, judge
 from tests.pipeline.test_evaluation import CASE, NOT_FOUND, answered
 
@@ -60,6 +60,76 @@ def test_outcomes_rank_a_wrong_footnote_below_no_answer() -> None:
     ]
     assert [(c.question, c.before, c.after) for c in moved.worse] == [("b", "right", "no_answer")]
     assert moved.dropped == moved.added == 0
+    assert moved.data()["changes"][0] == {
+        "question": "a",
+        "before": "wrong_source",
+        "after": "no_answer",
+        "better": True,
+    }
+    assert re.search(
+        r"\nbetter \(2\):\n  a  \(answered from other sections → no answer\)\n"
+        r"  Cloud Run\?  \(answered \(leak\) → no answer \(clean\)\)\n"
+        r"worse \(1\):\n  b  \(right section, fact stated → no answer\)$",
+        moved.table(),
+    ), moved.table()
+    assert re.search(r"\nno-answer recall +0\.0% → 100\.0% \(\+100\.0 pt\)\n", moved.table())
+    fact_found = compare(
+        report((asked("c"), answered("Keys rotate.", RIGHT))).data(),
+        report((asked("c"), answered(FACT, RIGHT))),
+    )
+    assert fact_found.table().endswith(
+        "\nbetter (1):\n  c  (right section, fact missing → right section, fact stated)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (Shown.WRONG_SOURCE, Shown.NO_ANSWER),
+        (Shown.NO_ANSWER, Shown.NO_FACT),
+        (Shown.NO_FACT, Shown.RIGHT),
+        (Shown.WRONG_SOURCE, Shown.RIGHT),
+        (Shown.LEAK, Shown.CLEAN),
+    ],
+)
+def test_each_step_up_in_trust_is_better_and_back_down_is_worse(
+    before: Shown, after: Shown
+) -> None:
+    up = compare(_one(before), _report_of(after))
+    down = compare(_one(after), _report_of(before))
+    assert [c.after for c in up.better] == [after] and not up.worse
+    assert [c.after for c in down.worse] == [before] and not down.better
+
+
+_SHOWN = {
+    Shown.RIGHT: (CASE, answered(FACT, RIGHT)),
+    Shown.NO_FACT: (CASE, answered("Keys rotate.", RIGHT)),
+    Shown.NO_ANSWER: (CASE, NOT_FOUND),
+    Shown.WRONG_SOURCE: (CASE, answered(FACT, OTHER)),
+    Shown.CLEAN: (UNCOVERED, NOT_FOUND),
+    Shown.LEAK: (UNCOVERED, answered("Go.", OTHER)),
+}
+
+
+def _report_of(shown: Shown) -> Report:
+    return report(_SHOWN[shown])
+
+
+def _one(shown: Shown) -> dict[str, object]:
+    return _report_of(shown).data()
+
+
+def test_a_footnote_is_an_answer_even_under_i_could_not_find_this() -> None:
+    # "I couldn't find this" with a source listed still shows the reader a footnote
+    listed = {"expect": "answer", "route": "no_answer", "cited": [OTHER], "miss": "not_cited"}
+    assert outcome(listed) is Shown.WRONG_SOURCE
+    assert outcome({**listed, "expect": "no_answer", "miss": "leak"}) is Shown.LEAK
+    unretrieved = {"expect": "answer", "route": "knowledge_base", "cited": [OTHER]}
+    assert outcome({**unretrieved, "miss": "retrieval"}) is Shown.WRONG_SOURCE
+    assert outcome({**unretrieved, "miss": "grading"}) is Shown.WRONG_SOURCE
+    assert outcome(
+        {"expect": "answer", "route": "no_answer", "cited": [], "miss": "retrieval"}
+    ) is (Shown.NO_ANSWER)
 
 
 def test_questions_match_by_id_else_by_text_and_occurrence() -> None:
@@ -83,6 +153,10 @@ def test_questions_match_by_id_else_by_text_and_occurrence() -> None:
     ]
     assert (moved.dropped, moved.added) == (1, 1)
     assert "1 baseline question(s) not asked now, 1 question(s) new since" in moved.table()
+    fewer = compare(before, report((asked("and undo it?"), answered(FACT, RIGHT))))
+    assert (fewer.dropped, fewer.added) == (3, 0)
+    assert "3 baseline question(s) not asked now, 0 question(s) new since" in fewer.table()
+    assert (fewer.data()["dropped"], fewer.data()["added"]) == (3, 0)
 
 
 def test_the_table_shows_each_metrics_move_and_every_changed_question() -> None:
@@ -94,7 +168,13 @@ def test_the_table_shows_each_metrics_move_and_every_changed_question() -> None:
         r"\ncited right +50\.0% → 100\.0% \(\+50\.0 pt\)\n",
         r"\nfact stated +50\.0% → 100\.0% \(\+50\.0 pt\)\n",
         r"\nretrieval MRR +1\.000 → 1\.000 \(\+0\.000\)\n",
+        r"\nretrieval hit@k +100\.0% → 100\.0% \(\+0\.0 pt\)\n",
+        r"\n  first footnote right +50\.0% → 100\.0% \(\+50\.0 pt\)\n",
+        r"\n  footnote precision +100\.0% → 100\.0% \(\+0\.0 pt\)\n",
+        r"\nno-answer precision +0\.0% → -\n",
+        r"\nno-answer recall +- → -\n",
         r"\nlatency p50 +100 ms → 100 ms \(\+0 ms\)\n",
+        r"\nlatency p95 +100 ms → 100 ms \(\+0 ms\)\n",
         r"\nbetter \(1\):\n  a  \(no answer → right section, fact stated\)$",
     ]:
         assert re.search(row, table), (row, table)
@@ -139,6 +219,11 @@ def test_citebot_eval_checks_the_baseline_before_it_runs(tmp_path: Path) -> None
     assert wrong.output.strip() == (
         f"citebot: {bad}: not a report of citebot eval --json (no metrics and results)"
     )
+    bad.write_bytes(b"\xff\xfe{")
+    undecodable = runner.invoke(cli, ["eval", str(questions), "--baseline", str(bad)], env=env)
+    assert undecodable.exit_code == 2
+    assert undecodable.output.startswith(f"citebot: cannot read {bad}: 'utf-8' codec")
+    assert len(undecodable.output.strip().splitlines()) == 1
     # nothing was run: no store was opened under the data dir
     assert not (tmp_path / "data").exists()
 

@@ -194,7 +194,13 @@ def test_citebot_eval_runs_the_samples_file_with_thresholds(
         again = runner.invoke(
             cli, ["eval", "-q", str(folder / "eval.yaml"), "--baseline", str(baseline)], env=env
         )
+        as_json = runner.invoke(
+            cli, ["eval", "--json", str(folder / "eval.yaml"), "--baseline", str(baseline)], env=env
+        )
     assert again.exit_code == 0, again.output
+    assert "\n\nagainst the baseline:\n" in again.stdout
+    moved = json.loads(as_json.stdout)["baseline"]
+    assert (moved["better"], moved["worse"], moved["changes"]) == (0, 0, []), moved
     assert re.search(r"\ncited right +(\S+) → \1 \(\+0\.0 pt\)\n", again.stdout), again.stdout
     assert again.stdout.endswith("\nno question's outcome changed\n"), again.stdout
     report = json.loads(result.stdout)
