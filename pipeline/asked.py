@@ -105,6 +105,14 @@ _SET_TO = re.compile(
     r"[^.?!;\n]{0,40}?\bto\s+(?P<value>[\w.:/-]*\d[\w.:/-]*)",
     re.I,
 )
+#: a question whether something can be done: it opens with "can", "could", "does", "do" or
+#: "did" ("can I …?", "does it …?"), perhaps after "and" or "so" in a thread. Not "is it safe
+#: to …?" or "will it …?", which ask for a judgement or a behaviour the docs state, nor a
+#: question that first tells the asker's situation ("disk is full, can I …?"), which asks
+#: what to do about it
+_CAPABILITY = re.compile(
+    r"^\W*(?:(?:and|so|ok|okay|but|also)\b\W*)?(?:can|could|does|do|did)\b", re.I
+)
 _AMOUNT_ASKED = re.compile(
     r"\bhow (?:many|much|long|big|large|often|old)\b"
     r"|\b(?:what|which) (?:size|number)\b"
@@ -222,6 +230,11 @@ def asked(
         counted=_counted(mine),
         thing=_thing(mine),
     )
+
+
+def asks_capability(question: str) -> bool:
+    """Whether ``question`` asks whether something can be done (:data:`_CAPABILITY`)."""
+    return _CAPABILITY.match(question) is not None
 
 
 def _thing(text: str) -> tuple[str, ...]:

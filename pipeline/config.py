@@ -44,6 +44,8 @@ class PipelineSettings(BaseModel):
     """offline answers: when one passage's support leads every other's by at least this, its lead counts twice in choosing sentences (0: off)"""
     evidence_threshold: float = Field(0.84, ge=0, le=2)
     """support the best passage needs before the knowledge base answers (see pipeline/evidence.py)"""
+    evidence_capability_threshold: float = Field(0.92, ge=0, le=2)
+    """the same, for a question whether something can be done ("can I …?", "does it …?"): documentation says what a tool does and seldom what it does not, so a passage on the topic reads as a yes"""
     evidence_coverage_weight: float = Field(0.5, ge=0, le=2)
     """weight of the IDF-weighted share of the question's terms a passage contains"""
     evidence_unknown_weight: float = Field(0.7, ge=0, le=2)

@@ -79,7 +79,9 @@ The question and the passage are read in the same terms (:mod:`pipeline.words`),
 the question asks for is read once, from the asker's words (:mod:`pipeline.asked`).
 
 A passage's **support** is ``grade + 0.5 * coverage - 0.7 * unknown``; the knowledge
-base answers only when its best carrying passage reaches 0.84 (``PipelineSettings.evidence_*``). Fitted on
+base answers only when its best carrying passage reaches 0.84 (``PipelineSettings.evidence_*``),
+or 0.92 for a question whether something can be done (:func:`pipeline.asked.asks_capability`):
+documentation says what a tool does and seldom what it does not. Fitted on
 ``tests/devset`` (Starlette's docs, 252 chunks) and checked on ``tests/devset2`` (Click's
 docs) and the bundled samples; no threshold on the grade alone separated answerable
 from uncovered questions (uncovered ones graded up to 0.94, answerable ones down to

@@ -242,10 +242,7 @@ class RetrievalSteps(WorkflowBase):
             supports, carries = await self._support(question, hits, grades, own=run.own)
             carrying = [s for s, c in zip(supports, carries, strict=True) if c]
             upper = self.settings.upper
-            if (
-                max(grades) <= upper
-                or max(carrying, default=-1.0) < self.settings.evidence_threshold
-            ):
+            if max(grades) <= upper or max(carrying, default=-1.0) < self._evidence_threshold(run):
                 return []
             return [hit.source for hit, grade in zip(hits, grades, strict=True) if grade >= upper]
 

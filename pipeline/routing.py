@@ -51,7 +51,7 @@ class RoutingSteps(WorkflowBase):
             # an embedding grade says "on the topic"; the evidence says "it speaks to the
             # question". An LLM's grade already judges that, so the evidence only settles an
             # ambiguous grade when no web search can add to the knowledge base.
-            threshold = self.settings.evidence_threshold
+            threshold = self._evidence_threshold(run)
             carrying = [s for s, c in zip(ev.support, self._carries(ev), strict=True) if c]
             # no passage with the question's numbers and quoted names: nothing can carry it
             strongest = max(carrying, default=-1.0)
@@ -155,7 +155,7 @@ class RoutingSteps(WorkflowBase):
             run=run,
         )
         carrying = [s for s, c in zip(supports, self._carries(ev), strict=True) if c]
-        if max(carrying, default=-1.0) < self.settings.evidence_threshold:
+        if max(carrying, default=-1.0) < self._evidence_threshold(run):
             return []
         return self._kept(ev, self.settings.upper, True)
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 # importing that runs all of ``llama_index.core`` (over a CPU second, offline for nothing)
 from workflows import Context, Workflow
 
+from pipeline.asked import asks_capability
 from pipeline.closeness import read_closeness
 from pipeline.config import PipelineSettings
 from pipeline.errors import one_line
@@ -126,6 +127,13 @@ class WorkflowBase(Workflow):
         rewritten = one_line_reply(text) or query
         run.trace(what, "rewrote the query", ms=clock.ms, query=rewritten)
         return rewritten
+
+    def _evidence_threshold(self, run: RunState) -> float:
+        """The support a passage needs for the knowledge base to answer this question: more
+        for one asking, in the asker's own words, whether something can be done."""
+        if asks_capability(run.question.text):
+            return self.settings.evidence_capability_threshold
+        return self.settings.evidence_threshold
 
     async def _support(
         self, question: str, hits: Sequence[Hit], grades: Sequence[float], *, own: str

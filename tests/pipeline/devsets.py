@@ -210,13 +210,17 @@ _SETS = (
         # 69.0%.
         Floors(
             hit_at_k=0.94,
-            cited_right=0.89,
+            cited_right=0.86,
             # option descriptions quoted with their names, run-on bullets, "what do I change"
             # as a how-to (session 8, extraction, main 665bd1e): fact stated 67.8%, cited 82.8%;
-            # the chunk before each best source read too (session 18): 80.5%
-            fact_stated=0.79,
+            # the chunk before each best source read too (session 18): 80.5%; a question
+            # whether something can be done needing support 0.92 (session 20) refuses three
+            # answered from the right section (hogging all four cores, reflinks on btrfs, where
+            # Prometheus scrapes it: support 0.86 to 0.87) and stops five leaks on other sets:
+            # cited 89.7 -> 86.2%, fact 77.0%, first footnote right 69.0 -> 65.5%
+            fact_stated=0.77,
             uncovered=0.86,
-            first_footnote_right=0.67,
+            first_footnote_right=0.65,
         ),
     ),
     _held_out(
@@ -236,12 +240,14 @@ _SETS = (
         # Session 19 (main 308bc44; official eval at 656b165): an acronym need only be known
         # ("URL" only in code), a throwaway certificate is self-signed, "how much slower" is
         # performance, an expiring certificate is rotated: cited 83.2 -> 87.1%, fact 77.2 ->
-        # 81.2%, hit@6 95.0%.
+        # 81.2%, hit@6 95.0%. A question whether something can be done needs support 0.92
+        # (session 20): a stored procedure, full-text search and JSON columns get "I couldn't
+        # find this" (23/24 uncovered clean).
         Floors(
             hit_at_k=0.92,
             cited_right=0.86,
             fact_stated=0.80,
-            uncovered=0.83,
+            uncovered=0.95,
             first_footnote_right=0.65,
         ),
     ),
@@ -311,12 +317,14 @@ _SETS = (
         # "configuration" (session 18, chat clippings; a dynamic config file's edits not
         # picked up): cited 71.4%, fact 76.2%. "prod" read as "production" (session 19,
         # api.insecure in production): cited 72.6%, fact 77.4%; a "mangled" hash searched as
-        # "escape" (official eval at 9d11b2a): 73.8%, 78.6%.
+        # "escape" (official eval at 9d11b2a): 73.8%, 78.6%. A question whether something can
+        # be done needs support 0.92 (session 20): sending traces straight to Jaeger and caching
+        # like Varnish get "I couldn't find this" (20/24), no answerable question is refused.
         Floors(
             hit_at_k=0.86,
             cited_right=0.73,
             fact_stated=0.78,
-            uncovered=0.74,
+            uncovered=0.83,
             first_footnote_right=0.52,
         ),
     ),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.asked import _bases, asked
+from pipeline.asked import _bases, asked, asks_capability
 from pipeline.words import spelled_as, stem
 
 
@@ -69,3 +69,29 @@ def test_what_a_word_may_be_an_inflection_of() -> None:
 )
 def test_only_a_question_whether_a_thing_exists_names_one(question: str) -> None:
     assert asked(question).thing == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "capability"),
+    [
+        ("can I cap the upload speed for just one folder?", True),
+        ("Does dapr pubsub deliver each message exactly once?", True),
+        ("could traefik cache backend responses like varnish does?", True),
+        ("do the async log methods work under trio?", True),
+        ("and can it also write them to a file?", True),
+        ("so, does it retry?", True),
+        # a judgement or a behaviour the docs state, not whether it can be done
+        ("is it ok to bake my app and the runtime into one image?", False),
+        ("will my view answer HEAD requests if I only wrote a get method?", False),
+        # what to do about the asker's situation, told first
+        ("disk is full, can I just delete a few old partition folders?", False),
+        ("how can I see which files go into the crate?", False),
+        ("what can I do when the sidecar fails its probe?", False),
+        ("cannot connect to the dashboard", False),
+        ("candidates: which release channel?", False),
+    ],
+)
+def test_a_question_whether_something_can_be_done_opens_with_can_or_does(
+    question: str, capability: bool
+) -> None:
+    assert asks_capability(question) is capability

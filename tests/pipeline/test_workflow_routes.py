@@ -42,7 +42,8 @@ ROTATION_TEXT = (
     "keeps working for 24 hours so that running jobs can switch over; after that it is revoked. "
     "Rotation is logged in the audit trail. [1]"
 )
-#: no passage has its "30": an LLM's grade alone can call it answerable
+#: no passage has its "30": an LLM's grade alone can call it answerable; it asks whether
+#: something is so, so offline it needs the capability threshold (0.92)
 THIRTY = Question("Do rotated API keys expire after 30 seconds?")
 
 
@@ -191,6 +192,39 @@ async def test_without_the_web_an_ambiguous_grade_needs_the_evidence_threshold_i
     assert llm.calls("answer with citations") == []
 
 
+async def test_a_question_whether_it_can_be_done_needs_the_capability_threshold(
+    embedder: Embedder,
+) -> None:
+    """Documentation says what a tool does and seldom what it does not: "can I …?" needs more
+    support than "how do I …?" (0.92 by default) for the same passage."""
+    can = Question("Can I rotate the API keys?")
+    pipeline, _ = make(embedder, script(0.375), evidence_threshold=0.875)
+    _, done = await collect(pipeline, can)
+    assert traced(done, "decide") == [
+        (
+            f"incorrect: no evidence: best support 0.88 < 0.92, and {WEB_OFF}",
+            {
+                "best": 0.375,
+                "upper": 0.7,
+                "lower": 0.3,
+                "support": 0.875,
+                "evidence_threshold": 0.92,
+                "kept": 0,
+                "evidence": "no passage speaks to the question's terms",
+                "web": WEB_OFF,
+            },
+        )
+    ]
+    assert done.route is Route.NO_ANSWER and done.answer.references == ()
+
+    pipeline, _ = make(
+        embedder, script(0.375), evidence_threshold=0.875, evidence_capability_threshold=0.875
+    )
+    _, done = await collect(pipeline, can)
+    assert done.route is Route.KNOWLEDGE_BASE
+    assert [r.url for r in done.answer.references] == [ROTATE_URL]
+
+
 async def test_an_llm_grade_above_upper_is_trusted_over_weak_evidence(embedder: Embedder) -> None:
     pipeline, _ = make(embedder, script(0.9))
     _, done = await collect(pipeline, THIRTY)
@@ -202,7 +236,8 @@ async def test_an_llm_grade_above_upper_is_trusted_over_weak_evidence(embedder: 
         "best": 0.9,
         "upper": 0.7,
         "lower": 0.3,
-        "evidence_threshold": 0.84,
+        # "Do … expire …?" asks whether it is so: the capability threshold
+        "evidence_threshold": 0.92,
         "kept": 1,
         "web": WEB_OFF,
     }
@@ -216,7 +251,7 @@ async def test_weak_evidence_settles_an_ambiguous_llm_grade_only_when_the_web_ca
     _, done = await collect(pipeline, THIRTY)
     [(detail, data)] = traced(done, "decide")
     assert detail == (
-        f"incorrect: no evidence: best support {data['support']:.2f} < 0.84, and {WEB_OFF}"
+        f"incorrect: no evidence: best support {data['support']:.2f} < 0.92, and {WEB_OFF}"
     )
     assert data["kept"] == 0 and data["evidence"] == "no passage speaks to the question's terms"
     assert done.route is Route.NO_ANSWER and done.answer.references == ()
@@ -238,13 +273,13 @@ async def test_offline_a_passage_without_the_questions_numbers_never_answers(
     _, done = await collect(pipeline, question)
     assert traced(done, "decide") == [
         (
-            f"incorrect: no evidence: best support -1.00 < 0.84, and {WEB_OFF}",
+            f"incorrect: no evidence: best support -1.00 < 0.92, and {WEB_OFF}",
             {
                 "best": 0.9844,  # on the topic: the embedding grade alone would answer
                 "upper": 0.7,
                 "lower": 0.3,
                 "support": -1.0,
-                "evidence_threshold": 0.84,
+                "evidence_threshold": 0.92,
                 "kept": 0,
                 "evidence": "no passage has the question's numbers or quoted names",
                 "web": WEB_OFF,
