@@ -63,6 +63,30 @@ def traced(done: Done, stage: str) -> list[tuple[str, dict[str, object]]]:
     return [(d.detail, dict(d.data)) for d in done.trace if d.stage == stage]
 
 
+def no_evidence(
+    best: float, support: float, threshold: float, *, lacking: bool = False
+) -> list[tuple[str, dict[str, object]]]:
+    """The decide trace of an offline refusal: no passage reaches ``threshold``, or none has
+    the question's numbers (``lacking``)."""
+    return [
+        (
+            f"incorrect: no evidence: best support {support:.2f} < {threshold}, and {WEB_OFF}",
+            {
+                "best": best,
+                "upper": 0.7,
+                "lower": 0.3,
+                "support": support,
+                "evidence_threshold": threshold,
+                "kept": 0,
+                "evidence": "no passage has the question's numbers or quoted names"
+                if lacking
+                else "no passage speaks to the question's terms",
+                "web": WEB_OFF,
+            },
+        )
+    ]
+
+
 def streamed(events: Sequence[object]) -> str:
     return "".join(e.text for e in events if isinstance(e, AnswerDelta))
 
@@ -171,21 +195,7 @@ async def test_without_the_web_an_ambiguous_grade_needs_the_evidence_threshold_i
     llm = script(0.37)
     pipeline, _ = make(embedder, llm, evidence_threshold=0.875)
     _, done = await collect(pipeline, ROTATE)
-    assert traced(done, "decide") == [
-        (
-            f"incorrect: no evidence: best support 0.87 < 0.875, and {WEB_OFF}",
-            {
-                "best": 0.37,
-                "upper": 0.7,
-                "lower": 0.3,
-                "support": 0.87,
-                "evidence_threshold": 0.875,
-                "kept": 0,
-                "evidence": "no passage speaks to the question's terms",
-                "web": WEB_OFF,
-            },
-        )
-    ]
+    assert traced(done, "decide") == no_evidence(0.37, 0.87, 0.875)
     assert done.route is Route.NO_ANSWER
     assert done.answer.references == ()
     assert done.answer.text == NOT_FOUND
@@ -200,21 +210,7 @@ async def test_a_question_whether_it_can_be_done_needs_the_capability_threshold(
     can = Question("Can I rotate the API keys?")
     pipeline, _ = make(embedder, script(0.375), evidence_threshold=0.875)
     _, done = await collect(pipeline, can)
-    assert traced(done, "decide") == [
-        (
-            f"incorrect: no evidence: best support 0.88 < 0.92, and {WEB_OFF}",
-            {
-                "best": 0.375,
-                "upper": 0.7,
-                "lower": 0.3,
-                "support": 0.875,
-                "evidence_threshold": 0.92,
-                "kept": 0,
-                "evidence": "no passage speaks to the question's terms",
-                "web": WEB_OFF,
-            },
-        )
-    ]
+    assert traced(done, "decide") == no_evidence(0.375, 0.875, 0.92)
     assert done.route is Route.NO_ANSWER and done.answer.references == ()
 
     pipeline, _ = make(
@@ -271,21 +267,9 @@ async def test_offline_a_passage_without_the_questions_numbers_never_answers(
     pipeline, _ = make(embedder, None)
     question = Question("Does the old API key keep working for 48 hours after rotation?")
     _, done = await collect(pipeline, question)
-    assert traced(done, "decide") == [
-        (
-            f"incorrect: no evidence: best support -1.00 < 0.92, and {WEB_OFF}",
-            {
-                "best": 0.9844,  # on the topic: the embedding grade alone would answer
-                "upper": 0.7,
-                "lower": 0.3,
-                "support": -1.0,
-                "evidence_threshold": 0.92,
-                "kept": 0,
-                "evidence": "no passage has the question's numbers or quoted names",
-                "web": WEB_OFF,
-            },
-        )
-    ]
+    # best 0.9844: on the topic, the embedding grade alone would answer; "Does …" asks whether
+    # it is so: the capability threshold
+    assert traced(done, "decide") == no_evidence(0.9844, -1.0, 0.92, lacking=True)
     assert done.route is Route.NO_ANSWER and done.answer.references == ()
     assert done.answer.text == (
         f"{NOT_FOUND}\n\nClosest match, which may not answer it: “Ops › Rotating API keys”."
