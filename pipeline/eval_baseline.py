@@ -108,6 +108,8 @@ class Comparison:
     #: questions of the baseline that this run did not ask, and the reverse
     dropped: int
     added: int
+    #: hit@k's k in the baseline and in this run, when each checked retrieval
+    k: tuple[int | None, int | None] = (None, None)
 
     @property
     def better(self) -> list[Change]:
@@ -128,9 +130,18 @@ class Comparison:
             "added": self.added,
         }
 
+    def _label(self, name: str, label: str) -> str:
+        """hit@k says its k, and both when the runs read different numbers of chunks."""
+        if name != "hit_at_k":
+            return label
+        before, after = self.k
+        if before == after:
+            return label if after is None else f"retrieval hit@{after}"
+        return f"retrieval hit@k ({before or '?'} → {after or '?'})"
+
     def table(self) -> str:
         rows = [
-            (label, _moved(name, *self.metrics[name]))
+            (self._label(name, label), _moved(name, *self.metrics[name]))
             for name, label in _COMPARED
             if name in self.metrics
         ]
@@ -185,11 +196,13 @@ def compare(baseline: Mapping[str, Any], report: Report) -> Comparison:
         name: (_number(baseline["metrics"].get(name)), _number(now["metrics"].get(name)))
         for name, _ in _COMPARED
     }
+    k = baseline["metrics"].get("k")
     return Comparison(
         metrics=metrics,
         changes=changes,
         dropped=len(before.keys() - after.keys()),
         added=len(after.keys() - before.keys()),
+        k=(k if isinstance(k, int) and not isinstance(k, bool) else None, report.k),
     )
 
 

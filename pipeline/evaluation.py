@@ -318,7 +318,7 @@ async def run_eval(
         results.append(result)
         if on_result is not None:
             on_result(result)
-    return Report(results)
+    return Report(results, k=None if retrieval is None else retrieval.top_k)
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
@@ -336,6 +336,8 @@ def _ratio(part: int, whole: int) -> float | None:
 @dataclass
 class Report:
     results: list[CaseResult]
+    #: how many chunks the retrieval check read per question (hit@k's k), when it ran
+    k: int | None = None
 
     @property
     def answerable(self) -> list[CaseResult]:
@@ -361,6 +363,7 @@ class Report:
         seconds = [r.seconds for r in self.results]
         return {
             "questions": len(self.results),
+            "k": self.k,
             "answerable": len(answerable),
             "unanswerable": len(unanswerable),
             "hit_at_k": _ratio(sum(1 for r in checked if r.hit), len(checked)),
@@ -405,7 +408,7 @@ class Report:
         m = self.metrics()
         rows: list[tuple[str, str]] = [
             ("questions", f"{m['questions']} ({m['answerable']} answerable)"),
-            ("retrieval hit@k", _pct(m["hit_at_k"])),
+            (f"retrieval hit@{self.k or 'k'}", _pct(m["hit_at_k"])),
             ("retrieval MRR", "-" if m["mrr"] is None else f"{m['mrr']:.3f}"),
             ("cited right", _pct(m["cited_right"])),
             ("  first footnote right", _pct(m["first_footnote_right"])),

@@ -190,6 +190,28 @@ def test_the_table_shows_each_metrics_move_and_every_changed_question() -> None:
     assert (data["better"], data["worse"], data["added"]) == (0, 0, 2)
 
 
+def test_hit_at_k_says_its_k_and_both_when_they_differ() -> None:
+    before = report((asked("a"), answered(FACT, RIGHT))).data()
+    before["metrics"]["k"] = 6
+    now = report((asked("a"), answered(FACT, RIGHT)))
+    same, more = Report(now.results, k=6), Report(now.results, k=8)
+    assert re.search(
+        r"\nretrieval hit@6 +100\.0% → 100\.0% \(\+0\.0 pt\)\nretrieval MRR ",
+        compare(before, same).table(),
+    )
+    assert re.search(
+        r"\nretrieval hit@k \(6 → 8\) +100\.0% → 100\.0%", compare(before, more).table()
+    )
+    # a report from before the check ran, or one that never checked retrieval
+    before["metrics"]["k"] = None
+    assert "\nretrieval hit@k (? → 8) " in compare(before, more).table()
+    assert compare(before, more).k == (None, 8)
+    before["metrics"]["k"] = "6"  # not a count: as if unknown
+    assert compare(before, more).k == (None, 8)
+    before["metrics"]["k"] = 6
+    assert "\nretrieval hit@k (6 → ?) " in compare(before, now).table()
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [

@@ -121,6 +121,7 @@ def test_a_report_counts_every_metric_and_lists_every_miss() -> None:
     report = Report(results)
     assert report.metrics() == {
         "questions": 8,
+        "k": None,
         "answerable": 5,
         "unanswerable": 3,
         "hit_at_k": 4 / 5,
@@ -161,6 +162,11 @@ def test_a_report_counts_every_metric_and_lists_every_miss() -> None:
         r"  \[leak\] Cloud Run\?  \(cited: other\.md#x, run\.md#y\)$",
     ]:
         assert re.search(row, table), row
+    # the retrieval check's k, when it ran, names hit@k
+    checked = Report(results, k=6)
+    assert checked.metrics()["k"] == 6 and re.search(
+        r"\nretrieval hit@6 +80\.0%\n", checked.table()
+    )
     # nothing answered: no footnote to be right, no retrieval checked
     empty = Report([judge(CASE, NOT_FOUND, [], 0.1, hit=None, rr=None)])
     assert empty.metrics()["footnote_precision"] is None and empty.metrics()["mrr"] is None
@@ -205,7 +211,7 @@ def test_citebot_eval_runs_the_samples_file_with_thresholds(
     assert again.stdout.endswith("\nno question's outcome changed\n"), again.stdout
     report = json.loads(result.stdout)
     m = report["metrics"]
-    assert m["questions"] >= 15
+    assert m["questions"] >= 15 and m["k"] == 6
     # measured when set: cited right 92%, fact stated 92%, every no-answer clean (both
     # "undo it" follow-ups reach the undoing section; before pipeline/followup.py: 75%, 67%;
     # before unknown everyday words weighed half of unknown names: 83%, 83%)
