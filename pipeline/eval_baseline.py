@@ -128,6 +128,7 @@ class Comparison:
             "worse": len(self.worse),
             "dropped": self.dropped,
             "added": self.added,
+            "k": {"baseline": self.k[0], "now": self.k[1]},
         }
 
     def _label(self, name: str, label: str) -> str:
@@ -186,11 +187,11 @@ def compare(baseline: Mapping[str, Any], report: Report) -> Comparison:
     before = dict(_keyed(baseline["results"]))
     after = dict(_keyed(now["results"]))
     changes = tuple(
-        Change(question=result["question"], before=was, after=outcome(result))
+        Change(question=result["question"], before=was, after=now_shown)
         for key, result in after.items()
         if key in before
-        for was in (outcome(before[key]),)
-        if was != outcome(result)
+        for was, now_shown in [(outcome(before[key]), outcome(result))]
+        if was != now_shown
     )
     metrics = {
         name: (_number(baseline["metrics"].get(name)), _number(now["metrics"].get(name)))

@@ -205,7 +205,7 @@ def test_hit_at_k_says_its_k_and_both_when_they_differ() -> None:
     # a report from before the check ran, or one that never checked retrieval
     before["metrics"]["k"] = None
     assert "\nretrieval hit@k (? → 8) " in compare(before, more).table()
-    assert compare(before, more).k == (None, 8)
+    assert compare(before, more).data()["k"] == {"baseline": None, "now": 8}
     before["metrics"]["k"] = "6"  # not a count: as if unknown
     assert compare(before, more).k == (None, 8)
     before["metrics"]["k"] = 6
