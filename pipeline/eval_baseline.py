@@ -197,13 +197,13 @@ def compare(baseline: Mapping[str, Any], report: Report) -> Comparison:
         name: (_number(baseline["metrics"].get(name)), _number(now["metrics"].get(name)))
         for name, _ in _COMPARED
     }
-    k = baseline["metrics"].get("k")
+    k = _number(baseline["metrics"].get("k"))
     return Comparison(
         metrics=metrics,
         changes=changes,
         dropped=len(before.keys() - after.keys()),
         added=len(after.keys() - before.keys()),
-        k=(k if isinstance(k, int) and not isinstance(k, bool) else None, report.k),
+        k=(None if k is None or not k.is_integer() else int(k), report.k),
     )
 
 
@@ -233,20 +233,16 @@ def _number(value: Any) -> float | None:
 
 
 def _moved(name: str, before: float | None, after: float | None) -> str:
-    def shown(value: float | None) -> str:
+    def shown(value: float | None, sign: str = "") -> str:
         if value is None:
             return "-"
         if name.endswith("_ms"):
-            return f"{value:.0f} ms"
-        return f"{value:.3f}" if name == "mrr" else f"{value * 100:.1f}%"
+            return f"{value:{sign}.0f} ms"
+        return f"{value:{sign}.3f}" if name == "mrr" else f"{value * 100:{sign}.1f}%"
 
     if before is None or after is None:
         return f"{shown(before)} → {shown(after)}"
-    delta = after - before
-    if name.endswith("_ms"):
-        step = f"{delta:+.0f} ms"
-    elif name == "mrr":
-        step = f"{delta:+.3f}"
-    else:
-        step = f"{delta * 100:+.1f} pt"
+    step = shown(after - before, "+")
+    # a change of a share is in points, not a share of its own
+    step = step[:-1] + " pt" if step.endswith("%") else step
     return f"{shown(before)} → {shown(after)} ({step})"
