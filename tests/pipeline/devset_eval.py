@@ -62,21 +62,17 @@ def assert_held_out_shape(folder: Path, url_base: str) -> None:
     assert len(pages(folder)) >= 40
 
 
-def mislabelled(
-    folder: Path, url_base: str, *, docs: Path | None = None, questions: Path | None = None
-) -> list[str]:
-    """Labels of ``folder/questions.yaml`` (or ``questions``) that name no section the folder
-    reader produces from ``folder/docs`` (or ``docs``), or a phrase the named sections do not
-    state."""
+def mislabelled(docs: Path, questions: Path, url_base: str) -> list[str]:
+    """Labels of the ``questions`` file that name no section the folder reader produces from
+    ``docs``, or a phrase the named sections do not state."""
     sections: dict[str, str] = {}
-    for doc in read_folder(docs or folder / "docs", url_base=url_base):
+    for doc in read_folder(docs, url_base=url_base):
         assert isinstance(doc, Document), doc
         for s in doc.sections:
             # a URL names every section the reader gives that anchor (citing any is right)
             url = f"{doc.url}#{s.anchor}" if s.anchor else doc.url
             sections[url] = f"{sections[url]}\n{s.text}" if url in sections else s.text
-    labels = questions or folder / "questions.yaml"
-    cases = parse_cases(labels.read_text(encoding="utf-8"), fmt="yaml")
+    cases = parse_cases(questions.read_text(encoding="utf-8"), fmt="yaml")
     wrong: list[str] = []
     for case in (c for c in cases if c.expect == "answer"):
         named = [sections[u] for u in case.urls if u in sections]

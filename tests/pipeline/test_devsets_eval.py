@@ -39,7 +39,7 @@ def devset_report(devset: DevSet, devset_store: KnowledgeStore, embedder: Embedd
 def test_every_label_names_a_section_that_states_its_phrases(devset: DevSet) -> None:
     # A label is only worth measuring against if the section it names exists (as the folder
     # reader anchors it) and says every phrase the answer may be checked for.
-    wrong = mislabelled(devset.folder, devset.url_base)
+    wrong = mislabelled(devset.folder / "docs", devset.folder / "questions.yaml", devset.url_base)
     assert not wrong, "\n".join(wrong)
 
 

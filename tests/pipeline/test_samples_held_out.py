@@ -40,7 +40,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_every_label_names_a_sample_section_that_states_its_phrases() -> None:
     with resources.as_file(resources.files("bots") / "samples") as folder:
-        wrong = mislabelled(folder, URL_BASE, docs=folder, questions=QUESTIONS)
+        wrong = mislabelled(folder, QUESTIONS, URL_BASE)
     assert not wrong, "\n".join(wrong)
 
 
