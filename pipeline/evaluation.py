@@ -22,7 +22,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 from urllib.parse import urljoin
 
@@ -69,6 +69,8 @@ class CaseResult:
     cited_right: bool = False
     fact_stated: bool = False
     judgements: dict[str, bool] = field(default_factory=dict)
+    #: the bot's own answers that filled the thread's assistant turns written without text
+    replies: tuple[str, ...] = ()
 
     @property
     def footnotes_right(self) -> tuple[bool, ...]:
@@ -89,6 +91,7 @@ class CaseResult:
             "answer": self.answer,
             "seconds": round(self.seconds, 3),
             **({"judgements": self.judgements} if self.judgements else {}),
+            **({"replies": list(self.replies)} if self.replies else {}),
         }
 
 
@@ -152,6 +155,12 @@ def _case(item: Any, n: int, base: str) -> Case:
     if expect == "answer" and not urls:
         raise EvalFileError(f"question {n}: an answerable question needs 'urls'")
     history = tuple(_turn(t, n) for t in item.get("history") or ())
+    for before, turn in zip((None, *history), history, strict=False):
+        if turn == OWN_ANSWER and (before is None or before.role != "user"):
+            raise EvalFileError(
+                f"question {n}: an assistant turn without text is the bot's answer to the "
+                "user turn right before it, and there is none"
+            )
     return Case(
         question=question,
         expect=expect,
@@ -163,9 +172,14 @@ def _case(item: Any, n: int, base: str) -> Case:
     )
 
 
+#: an assistant turn written without text: the bot's own answer to the user turn before it,
+#: asked when the case is, as a real thread carries what the bot said
+OWN_ANSWER = Turn(role="assistant", text="")
+
+
 def _turn(value: Any, n: int) -> Turn:
     if isinstance(value, dict) and value.get("role") in ("user", "assistant"):
-        return Turn(role=value["role"], text=str(value.get("text", "")))
+        return Turn(role=value["role"], text=str(value.get("text") or ""))
     raise EvalFileError(f"question {n}: history items need role (user|assistant) and text")
 
 
@@ -299,26 +313,43 @@ async def run_eval(
     """Ask every case in turn (latency is per question, as a user waits for it)."""
     results: list[CaseResult] = []
     for case in cases:
+        history, replies = await _thread(case.history, answer)
         query = case.question
-        if case.history:
+        if history:
             # a follow-up's retrieval is judged on what it means with its thread, as the
             # pipeline reads it without a model
-            query = condense_offline(case.question, case.history)
+            query = condense_offline(case.question, history)
         retrieved: list[str] = []
         hit: bool | None = None
         rr: float | None = None
         if retrieval is not None and case.expect == "answer":
             retrieved, hit, rr = await retrieval.check(query, case.urls)
         started = time.perf_counter()
-        done = await answer(Question(text=case.question, history=case.history))
+        done = await answer(Question(text=case.question, history=history))
         seconds = time.perf_counter() - started
-        result = judge(case, done, retrieved, seconds, hit=hit, rr=rr)
+        result = replace(judge(case, done, retrieved, seconds, hit=hit, rr=rr), replies=replies)
         if extra is not None and done.route is not Route.NO_ANSWER:
             result.judgements.update(await extra(case, done))
         results.append(result)
         if on_result is not None:
             on_result(result)
     return Report(results, k=None if retrieval is None else retrieval.top_k)
+
+
+async def _thread(
+    history: Sequence[Turn], answer: Answer
+) -> tuple[tuple[Turn, ...], tuple[str, ...]]:
+    """``history`` with each ``OWN_ANSWER`` the bot's answer to the turns before it (asked
+    then, in order), and those answers."""
+    turns: list[Turn] = []
+    replies: list[str] = []
+    for turn in history:
+        if turn == OWN_ANSWER:
+            asked = Question(text=turns[-1].text, history=tuple(turns[:-1]))
+            replies.append((await answer(asked)).answer.text)
+            turn = Turn(role="assistant", text=replies[-1])
+        turns.append(turn)
+    return tuple(turns), tuple(replies)
 
 
 def _percentile(values: Sequence[float], q: float) -> float:

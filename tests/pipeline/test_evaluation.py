@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from importlib import resources
 
 import pytest
@@ -18,10 +19,12 @@ from pipeline.evaluation import (
     Report,
     judge,
     parse_cases,
+    run_eval,
     same_place,
     states,
 )
 from pipeline.events import Done, Route
+from pipeline.question import Question, Turn
 
 
 def answered(text: str, *urls: str) -> Done:
@@ -243,3 +246,57 @@ def test_citebot_eval_without_a_file_or_with_a_missing_one_is_one_line(tmp_path:
 def test_generate_needs_an_llm(tmp_path: object) -> None:
     result = CliRunner().invoke(cli, ["eval", "--generate", "."])
     assert result.exit_code == 2 and "--generate needs an LLM" in result.output
+
+
+async def test_an_assistant_turn_without_text_is_the_bots_own_answer_asked_first() -> None:
+    (case,) = parse_cases(
+        "questions:\n"
+        "  - question: and how do I undo it?\n"
+        "    urls: [https://d.example/keys.md#revoke]\n"
+        "    contains: revoke\n"
+        "    history:\n"
+        "      - {role: user, text: 'How do I create an API key?'}\n"
+        "      - {role: assistant}\n",
+        fmt="yaml",
+    )
+    asked: list[Question] = []
+
+    async def bot(question: Question) -> Done:
+        asked.append(question)
+        if question.history:
+            return answered("Run relay keys revoke KEY_ID.", "https://d.example/keys.md#revoke")
+        return answered("Run `relay keys create` to make one.", "https://d.example/keys.md#create")
+
+    report = await run_eval([case], bot)
+    # the thread's question first, alone; then the follow-up, with the bot's answer as it showed
+    assert [q.text for q in asked] == ["How do I create an API key?", "and how do I undo it?"]
+    assert asked[0].history == ()
+    assert asked[1].history == (
+        Turn("user", "How do I create an API key?"),
+        Turn("assistant", "Run `relay keys create` to make one.[1]"),
+    )
+    (result,) = report.results
+    assert result.cited_right and result.replies == ("Run `relay keys create` to make one.[1]",)
+    assert result.data()["replies"] == ["Run `relay keys create` to make one.[1]"]
+    # a case whose thread is written out in full asks only its question, and reports no replies
+    asked.clear()
+    written = replace(case, history=(Turn("user", "q?"), Turn("assistant", "a.")))
+    (plain,) = (await run_eval([written], bot)).results
+    assert len(asked) == 1 and plain.replies == () and "replies" not in plain.data()
+
+
+@pytest.mark.parametrize(
+    "history",
+    [
+        "[{role: assistant}]",
+        "[{role: user, text: 'a?'}, {role: assistant, text: b.}, {role: assistant}]",
+    ],
+)
+def test_an_assistant_turn_without_text_needs_a_user_turn_right_before_it(history: str) -> None:
+    with pytest.raises(
+        EvalFileError, match="question 1: an assistant turn without text is the bot"
+    ):
+        parse_cases(
+            f"questions:\n  - {{question: 'x?', expect: no_answer, history: {history}}}\n",
+            fmt="yaml",
+        )

@@ -56,12 +56,13 @@ def test_near_misses_and_what_the_samples_never_say_get_no_answer(report: dict[s
 
 def test_answers_cite_the_section_and_follow_ups_reach_theirs(report: dict[str, Any]) -> None:
     m = report["metrics"]
-    # measured when written (session 21): 14 of 15 cited right, 13 of 15 stating the fact;
+    # measured when written (session 21): 17 of 18 cited right, 16 of 18 stating the fact;
     # refused: "a key ends up in a public git repo" (support 0.75: "public", "git" and "ends"
-    # are words no sample has); "and what if I go over it?" cites the rate limits but not the
-    # sentence on going over them
-    assert m["cited_right"] >= 14 / 15, report["misses"]
-    assert m["fact_stated"] >= 13 / 15, report["misses"]
+    # are words no sample has); "and what if I go over it?" after a hand-written answer cites
+    # the rate limits but not the sentence on going over them (after the bot's own answer,
+    # which has it, the answer states it)
+    assert m["cited_right"] >= 17 / 18, report["misses"]
+    assert m["fact_stated"] >= 16 / 18, report["misses"]
     follow_ups = {
         "and how do I see whether it arrived?",
         "and how do I get them delivered again?",
@@ -72,3 +73,7 @@ def test_answers_cite_the_section_and_follow_ups_reach_theirs(report: dict[str, 
     }
     missed = {r["question"] for r in report["misses"]}
     assert not follow_ups & missed, report["misses"]
+    # and in threads whose assistant turn is the bot's own answer, asked first
+    own = {r["id"]: r for r in report["results"] if r["id"].startswith("own-")}
+    assert sorted(own) == ["own-over-limit", "own-undo-410", "own-undo-key"]
+    assert all(r["miss"] is None and len(r["replies"]) == 1 for r in own.values()), own
