@@ -14,6 +14,7 @@ from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers every command)
 from citations.model import CitedAnswer, Reference, Segment, Source
 from pipeline.evaluation import (
+    OWN_ANSWER,
     Case,
     EvalFileError,
     Report,
@@ -67,6 +68,16 @@ def test_yaml_and_jsonl_files_resolve_urls_against_the_base() -> None:
         ("[]", "yaml", "the file has no questions"),
         ("{oops", "yaml", "not valid YAML"),
         ('{"question": "a"}\nnot json', "jsonl", "line 2 is not JSON"),
+        (
+            "- {question: 'a', expect: no_answer, history: [hello]}",
+            "yaml",
+            "question 1: history items need role (user|assistant) and text",
+        ),
+        (
+            "- {question: 'a', expect: no_answer, history: [{role: bot, text: hi}]}",
+            "yaml",
+            "question 1: history items need role",
+        ),
     ],
 )
 def test_a_bad_eval_file_names_the_question_and_the_problem(
@@ -278,6 +289,17 @@ async def test_an_assistant_turn_without_text_is_the_bots_own_answer_asked_first
     (result,) = report.results
     assert result.cited_right and result.replies == ("Run `relay keys create` to make one.[1]",)
     assert result.data()["replies"] == ["Run `relay keys create` to make one.[1]"]
+    # further on in a thread, the bot answers with the thread before that question
+    asked.clear()
+    longer = replace(
+        case,
+        history=(Turn("user", "a?"), Turn("assistant", "b."), Turn("user", "c?"), OWN_ANSWER),
+    )
+    await run_eval([longer], bot)
+    assert (asked[0].text, asked[0].history) == (
+        "c?",
+        (Turn("user", "a?"), Turn("assistant", "b.")),
+    )
     # a case whose thread is written out in full asks only its question, and reports no replies
     asked.clear()
     written = replace(case, history=(Turn("user", "q?"), Turn("assistant", "a.")))
