@@ -47,6 +47,9 @@ def plain(text: str) -> str:
     return _STRONG.sub(lambda m: m.group("text") or m.group("em"), unlinked(text))
 
 
+_WORDY = re.compile(r"[^\W_]")
+
+
 def unlinked(text: str) -> str:
     """``text`` with each Markdown link (or image) as its text: a link's target names where it
     points, not what the page says."""
@@ -138,6 +141,9 @@ def is_prose(sentence: str) -> bool:
     if len(seen.split()) < 4:
         return False
     if sentence.lstrip().startswith(("#", "```", "|", "<")):
+        return False
+    if not _WORDY.search(linkless(sentence)):
+        # a link alone (a "further reading" entry) names where to read, not what is true
         return False
     if _PROMPT.search(sentence) or _TABLE_LINE.search(sentence):
         # an interpreter session whose fence the chunk cut off, a table's row: not prose

@@ -33,12 +33,14 @@ MIN_CHARS = 200
 #: the version of how documents are parsed into sections and cut into chunks: chunk
 #: offsets and anchors are stored, so a change of rules must re-ingest every document
 #: (it is part of the ingest fingerprint), or old and new chunks would mix in one store
-RULES = 8
+RULES = 9
 
 # A sentence ends at . ! ? (maybe closed by a quote or bracket) before whitespace,
 # or at a blank line (paragraphs, list blocks and headings without a full stop).
-# Simpler than citations' PROSE on purpose (see RULES).
-_BOUNDARIES = Boundaries(re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n"))
+# Simpler than citations' PROSE on purpose (see RULES). Not after a run of "!" or "?": "!!!"
+# and "???" open an admonition (mkdocs), and a chunk that began at its kind ("note") would
+# read the admonition's indented body as code.
+_BOUNDARIES = Boundaries(re.compile(r"(?<=[.!?])(?<![!?][!?])[\"')\]]*\s+|\n\s*\n"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,3 +107,17 @@ def test_a_title_names_only_as_many_parents_as_tell_it_apart() -> None:
     # sections nothing tells apart keep their nearest parent, never the page's own title
     twice = "# Page\n\n## A\n\n### Stop\n\nOne.\n\n## A\n\n### Stop\n\nTwo.\n"
     assert titles(twice) == ["Page › A › Stop", "Page › A › Stop"]
+
+
+def test_a_chunk_never_starts_inside_an_admonition_opener() -> None:
+    # "!!!" and "???" end with what ends a sentence; cut there, the next chunk would begin
+    # at the admonition's kind ("note …") and read the indented body under it as code
+    text = "\n\n".join(
+        f"Paragraph {i} explains one more part of the setup in a sentence or two.\n\n"
+        f'{marker} note "Read this first"\n\n    The body {i} of the note is indented under it.'
+        for i, marker in enumerate(["!!!", "???", "???+"] * 4)
+    )
+    for budget in range(60, 400, 7):
+        for start, _ in split_spans(text, budget):
+            assert not text[start:].startswith(("note", "+ note")), (budget, text[start:][:20])
+            assert not text[:start].rstrip().endswith(("!!!", "???", "???+"))

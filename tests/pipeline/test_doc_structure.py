@@ -274,3 +274,30 @@ def test_rest_options_are_masked_and_each_code_block_is_its_own_unit() -> None:
         "Then check the result like this::",
         "The status names every running job by its name.",
     ]
+
+
+def test_an_admonition_a_chunk_cut_from_its_indentation_still_reads_its_list_as_items() -> None:
+    # the chunk began at the opener, which sat 4 deep in the page; its list sits 8 deep
+    text = (
+        '??? info "More resources"\n\n'
+        "        - The first article explains how the socket can be exposed safely.\n"
+        "        - The second article is a thread about sharing the socket file.\n\n"
+        "    Keep the socket away from containers that do not need it.\n"
+    )
+    found = units(text)
+    assert [u.kind for u in found] == ["item", "item", "sentence"]
+    assert found[0].text.startswith("The first article")
+    # code in an admonition's body is indented four deeper than the body
+    code = '!!! tip "Try it"\n\n    Run this command once first:\n\n        tool init --force\n'
+    assert [u.kind for u in units(code)] == ["sentence", "code"]
+    assert next(u for u in units(code) if u.kind == "code").text == "```\ntool init --force\n```"
+
+
+def test_a_link_alone_is_not_prose() -> None:
+    # a "further reading" entry names where to read, not what is true
+    assert not is_prose(
+        "[A thread on Hacker News about sharing the socket file](https://n.example)"
+    )
+    assert not is_prose('"[Paranoid about mounting the socket?](https://m.example)"')
+    assert is_prose("See [the socket guide](https://g.example) before you mount it.")
+    assert is_prose("[The socket guide](https://g.example) explains why mounting it is risky.")
