@@ -15,6 +15,7 @@ from pipeline.config import PipelineSettings
 from pipeline.evidence import Lexicon
 from pipeline.extractive import Pick, extract
 from pipeline.graders import EmbeddingGrader
+from pipeline.text import shown as as_shown
 
 __all__ = ["Extracted", "extractive_answer", "numbered"]
 
@@ -57,6 +58,9 @@ async def extractive_answer(
     )
     if not text:
         return None
-    stream = CitationStream(sources, merge_fragments=settings.merge_fragments)
+    # the answer quotes what the built page shows (a cross-reference as its name), so its
+    # sentences are checked against, and deep-link to, the sources as shown
+    shown_sources = [replace(source, text=as_shown(source.text)) for source in sources]
+    stream = CitationStream(shown_sources, merge_fragments=settings.merge_fragments)
     shown = stream.feed(text) + stream.close()
     return Extracted(raw=text, shown=shown, answer=stream.answer, picks=picks)

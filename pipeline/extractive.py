@@ -53,6 +53,7 @@ from pipeline.text import (
     next_step,
     opens_steps,
     plain,
+    shown,
 )
 from pipeline.units import HEADING_LINE, Kind, Unit, asked_tabs, block_end, tab_start, units
 from pipeline.words import question_terms, terms
@@ -824,7 +825,7 @@ def _cited(picks: Sequence[Pick], position: dict[tuple[int, int], int]) -> str:
         )
         if pick.term and not said:
             out += f"`{pick.term}`: "
-        out += _flat(pick.text)
+        out += _flat(shown(pick.text))
         if after is None or after.kind == "code" or not _next(pick, after, position):
             out += f" [{pick.source_id}]"
     return out

@@ -7,13 +7,16 @@ import re
 from citations.sentences import Span, pack
 from pipeline.markup import FENCED
 
-__all__ = ["FENCED", "is_prose", "leans_back", "plain", "strips", "unlinked"]
+__all__ = ["FENCED", "is_prose", "leans_back", "plain", "shown", "strips", "unlinked"]
 
 
-# a cross-reference role, MyST ({func}`name`) or reST (:func:`name`), with its body
-_ROLE = re.compile(r"(?:\{[\w:.+-]+\}|(?<![\w`]):[\w.+-]+(?::[\w.+-]+)*:)`(?P<body>[^`\n]+)`")
+# a cross-reference role, MyST ({func}`name`) or reST (:func:`name`), with its body (which
+# a wrapped line may carry on to the next)
+_ROLE = re.compile(
+    r"(?:\{[\w:.+-]+\}|(?<![\w`]):[\w.+-]+(?::[\w.+-]+)*:)`(?P<body>[^`\n]+(?:\n[^`\n]+)?)`"
+)
 # an explicit title before the target in angle brackets: {doc}`the guide <guide>`
-_TITLED = re.compile(r"^(?P<title>.*?)\s*<[^<>]+>$")
+_TITLED = re.compile(r"^(?P<title>.*?)\s*<[^<>]+>$", re.S)
 # a dotted path to a name: ``structlog.processors.format_exc_info()``
 _DOTTED = re.compile(r"^~?(?:[A-Za-z_]\w*\.)+(?P<name>[A-Za-z_]\w*(?:\(\))?)$")
 _LINK = re.compile(r"!?\[(?P<text>[^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)")
@@ -34,17 +37,30 @@ def plain(text: str) -> str:
     (``{class}`~a.b.C``` is `C`); a link is its text; emphasis and strikethrough marks are
     gone."""
 
-    def role(match: re.Match[str]) -> str:
-        body = match.group("body").strip()
-        titled = _TITLED.match(body)
-        if titled and titled.group("title"):
-            return titled.group("title")
+    text = _ROLE.sub(lambda m: _reference(m, short=True), _ATTR_LIST.sub("", text))
+    return _STRONG.sub(lambda m: m.group("text") or m.group("em"), unlinked(text))
+
+
+def _reference(match: re.Match[str], *, short: bool) -> str:
+    """A cross-reference role as words: its title, else its target in a code span, cut to
+    the last name of a dotted path when ``short`` or when the role asks for it (``~``)."""
+    body = match.group("body").strip()
+    titled = _TITLED.match(body)
+    if titled and titled.group("title"):
+        return titled.group("title")
+    if short or body.startswith("~"):
         body = body.removeprefix("~")
         dotted = _DOTTED.match(body)
-        return f"`{dotted.group('name') if dotted else body}`"
+        body = dotted.group("name") if dotted else body
+    return f"`{body}`"
 
-    text = _ROLE.sub(role, _ATTR_LIST.sub("", text))
-    return _STRONG.sub(lambda m: m.group("text") or m.group("em"), unlinked(text))
+
+def shown(text: str) -> str:
+    """The text as the built page shows it, for an answer's quote: a cross-reference is its
+    title, or its target in a code span (``{func}`~a.b.f``` is `f`, as Sphinx draws it); an
+    attribute list is gone. Links, emphasis and code spans stay for the platform to draw."""
+
+    return _ROLE.sub(lambda m: _reference(m, short=False), _ATTR_LIST.sub("", text))
 
 
 _WORDY = re.compile(r"[^\W_]")

@@ -1,14 +1,18 @@
 """Documentation markup in the offline answer: definition lists keep their term, MyST and
-reST cross-references are read as their titles when sentences are scored (and quoted as
-written), and a chunk is read with the one before it, where the thought it opens with began."""
+reST cross-references are read as their titles when sentences are scored and quoted as the
+built page shows them, and a chunk is read with the one before it, where the thought it opens with began."""
 
 from __future__ import annotations
 
 import pytest
 
+from pipeline.config import PipelineSettings
+from pipeline.extracted import extractive_answer
+from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
+from pipeline.quotes import check_quotes
 from pipeline.sections import widened
-from pipeline.text import plain
+from pipeline.text import plain, shown
 from pipeline.units import block_end, units
 from tests.pipeline.test_extractive import answer, chunked, source
 
@@ -64,7 +68,8 @@ async def test_the_answer_quotes_the_definitions_term(embedder: Embedder) -> Non
         [source(TRANSFORMS)],
         embedder,
     )
-    assert "- {obj}`structlog.processors.dict_tracebacks`: Uses" in text
+    # shown as the built page draws the cross-reference: its target, in a code span
+    assert "- `structlog.processors.dict_tracebacks`: Uses" in text
 
 
 def test_cross_references_read_as_their_titles() -> None:
@@ -77,6 +82,12 @@ def test_cross_references_read_as_their_titles() -> None:
         "For pretty exceptions, `format_exc_info` must be absent from the chain; see the guide, "
         "`Option`, Rich and `building-ctx`."
     )
+    # shown as Sphinx draws them: the target in full unless "~" asks for its last name; a
+    # role's body may wrap onto the next line; attribute lists are gone, emphasis stays
+    assert shown(
+        "Call {func}`~structlog.get_logger` or {meth}`click.Context.exit`, see {doc}`the\n"
+        "guide <exceptions>` and :class:`click.Option` *now* {: .subtitle }"
+    ) == ("Call `get_logger` or `click.Context.exit`, see the\nguide and `click.Option` *now* ")
     # snake_case and arithmetic are not emphasis
     assert (
         plain("set max_age_seconds to 2*3*4 or *never*") == "set max_age_seconds to 2*3*4 or never"
@@ -97,8 +108,9 @@ async def test_markup_does_not_outweigh_the_sentence_that_answers(embedder: Embe
         ],
         embedder,
     )
-    # quoted as written: the quote is checked against the source's own text
-    assert "{ref}`bind data to loggers incrementally <building-ctx>`" in text
+    # quoted as the built page shows it: a titled cross-reference is its title
+    assert "Its ability to bind data to loggers incrementally -- plus loggers that" in text
+    assert "{ref}" not in text and "<building-ctx>" not in text
 
 
 def test_a_chunk_is_read_with_the_one_before_it_in_its_section() -> None:
@@ -362,3 +374,26 @@ def test_a_short_definition_is_what_its_term_means() -> None:
     # a word or two still says what the term means; a bare value says nothing of it
     assert items == ["0: Success / Shutdown", "3: Restarting"]
     assert not any(u.text.startswith(("5", ":")) for u in units(codes))
+
+
+async def test_a_sentence_shown_without_its_markup_still_verifies_and_deep_links(
+    embedder: Embedder,
+) -> None:
+    text = (
+        "## Exits\n\nThe command stops early when it called {meth}`~click.Context.exit` with a "
+        "code, and Click then exits the process with that code.\n"
+    )
+    extracted = await extractive_answer(
+        "what happens when my command calls exit with a code?",
+        [source(text, url="https://docs.example/exits")],
+        EmbeddingGrader(embedder),
+        PipelineSettings(),
+    )
+    assert extracted is not None
+    checked = check_quotes(extracted.answer, PipelineSettings(), sentences=True)
+    assert "called `exit` with a code" in checked.plain_text
+    (check,) = checked.quotes
+    assert check.verified and check.score == 100.0
+    assert check.deep_link == (
+        "https://docs.example/exits#:~:text=The%20command%20stops%20early,process%20with%20that%20code."
+    )
