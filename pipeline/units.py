@@ -407,7 +407,14 @@ def _indented_code(text: str) -> list[tuple[int, int, str]]:
             (j for j in range(i - 1, -1, -1) if lines[j].strip() and _indent(lines[j]) < indent),
             None,
         )
-        if parent is None or indent < _content_column(lines[parent], lines[parent + 1 : i + 1]) + 4:
+        # an admonition's, tab's or directive's first block is its body at whatever depth it
+        # sits: a chunk may have cut the opener's own indentation off ("??? info" at 0, its
+        # list at 8)
+        if (
+            parent is None
+            or _CONTAINER.match(lines[parent])
+            or indent < _content_column(lines[parent], lines[parent + 1]) + 4
+        ):
             i += 1
             continue
         last = j = i
@@ -421,21 +428,15 @@ def _indented_code(text: str) -> list[tuple[int, int, str]]:
     return blocks
 
 
-def _content_column(line: str, after: list[str]) -> int:
+def _content_column(line: str, after: str) -> int:
     """Where the text of a line's block begins: past a bullet, a definition's or footnote's
-    label; for an admonition, a tab or a directive, at its body's first line (in ``after``,
-    the lines after it); for a term whose definition is indented under it (``after[0]``),
+    label, or, for a term whose definition is indented under it (``after``, the next line),
     anywhere deeper than the line."""
     indent = _indent(line)
     bullet = _BULLET.match(line) or _LABEL.match(line)
     if bullet is not None:
         return _width(bullet.group(0))
-    if _CONTAINER.match(line):
-        # its body is indented under it as deep as its first line: a chunk may have cut the
-        # admonition's own indentation off ("??? info" at 0, its list at 8)
-        body = next((_indent(b) for b in after if b.strip()), indent + 1)
-        return max(body, indent + 1)
-    if after[0].strip() and _indent(after[0]) > indent:
+    if after.strip() and _indent(after) > indent:
         return indent + 1
     return indent
 

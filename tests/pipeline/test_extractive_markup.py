@@ -88,6 +88,7 @@ def test_cross_references_read_as_their_titles() -> None:
         "Call {func}`~structlog.get_logger` or {meth}`click.Context.exit`, see {doc}`the\n"
         "guide <exceptions>` and :class:`click.Option` *now* {: .subtitle }"
     ) == ("Call `get_logger` or `click.Context.exit`, see the\nguide and `click.Option` *now* ")
+    assert shown("{func}`~echo` and {func}`echo`") == "`echo` and `echo`"
     # snake_case and arithmetic are not emphasis
     assert (
         plain("set max_age_seconds to 2*3*4 or *never*") == "set max_age_seconds to 2*3*4 or never"
