@@ -6,7 +6,8 @@ one retrieved (the sentence that says what a list or an option is for), and a ch
 start in the middle of a code block, whose closing fence would then open a false one.
 Extraction reads each source with the chunk before it and the chunk after it, from the
 chunk where an open code block began, so fences pair up and the answer can run on, and
-from the chunk holding the column headings of a table it starts inside.
+from the chunk holding the column headings of a table it starts inside. Every source that
+starts inside a table, read on or not, is read with that table's column headings.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ async def read_on(
     reach: int = READ_ON,
 ) -> list[Source]:
     """``sources`` with the rest of their section around them; as they are on failure."""
-    urls = [s.url for s in sources[:reach] if s.origin is Origin.KB and s.locator.start is not None]
+    urls = [s.url for s in sources if s.origin is Origin.KB and s.locator.start is not None]
     if store is None or not urls:
         return list(sources)
     try:
@@ -72,7 +73,8 @@ def widened(
 ) -> list[Source]:
     """Each of the first ``reach`` sources joined with the ``before`` chunks that come before
     it in its section and the ``after`` chunks that follow it, and further back to the code
-    block or the table it starts inside (at most ``MAX_BACK`` chunks back in all).
+    block or the table it starts inside (at most ``MAX_BACK`` chunks back in all); each source
+    that still starts inside a table gets the table's column headings (:func:`_headed`).
     A source that overlaps or touches a better one of its section is folded into it (its
     sentences would be read twice, and a list they share split between them)."""
     by_url: dict[str, list[Source]] = defaultdict(list)
@@ -81,14 +83,19 @@ def widened(
             by_url[chunk.url].append(chunk)
     for section in by_url.values():
         section.sort(key=lambda c: c.locator.start or 0)
-    spans: list[tuple[Source, list[int]]] = []
+    near = {source.url for source in sources[:reach]}
+    spans: list[tuple[Source, list[int], Sequence[Source]]] = []
     for n, source in enumerate(sources):
         section = by_url.get(source.url, [])
         starts = [c.locator.start for c in section]
         if source.locator.start not in starts:
-            spans.append((source, []))
+            spans.append((source, [], ()))
             continue
         i = first = last = starts.index(source.locator.start)
+        if source.url not in near:
+            # not read on, but a table's rows are still read with their column headings
+            spans.append((source, [], section[:i]))
+            continue
         if n < reach:
             first = max(0, i - before)
             while first > 0 and i - first < MAX_BACK and _open_fence_before(section, first):
@@ -96,16 +103,50 @@ def widened(
             while first > 0 and i - first < MAX_BACK and _starts_mid_table(section[first].text):
                 first -= 1
             last = min(len(section) - 1, i + after)
-        for kept, span in spans:
+        for kept, span, _ in spans:
             if span and kept.url == source.url and first <= span[1] + 1 and last >= span[0] - 1:
                 span[0], span[1] = min(span[0], first), max(span[1], last)
                 break
         else:
-            spans.append((source, [first, last]))
+            spans.append((source, [first, last], ()))
     return [
-        _joined(source, by_url[source.url][span[0] : span[1] + 1]) if span else source
-        for source, span in spans
+        _headed(
+            _joined(source, by_url[source.url][span[0] : span[1] + 1]),
+            by_url[source.url][: span[0]],
+        )
+        if span
+        else _headed(source, head)
+        for source, span, head in spans
     ]
+
+
+def _headed(source: Source, before: Sequence[Source]) -> Source:
+    """``source`` with the column headings of the table it starts inside, from the chunks
+    ``before`` it in its section, above its rows: a row is read with its headings ("Default:
+    30s"), and the chunks between would only add rows."""
+    if not before or not _starts_mid_table(source.text):
+        return source
+    lines = source.text.split("\n")
+    for chunk in reversed(before):
+        above = chunk.text.split("\n")
+        for k in range(len(above) - 1, 0, -1):
+            if _DASHES.match(above[k]) and "|" in above[k - 1]:
+                # above the first whole row: the chunk may open with the rest of a row cut
+                # in two; none of its first lines with as many cells is another table's
+                at = next(
+                    (i for i, line in enumerate(lines[:3]) if _columns(line) == _columns(above[k])),
+                    None,
+                )
+                if at is None:
+                    return source
+                cut = [*lines[:at], ""] if at else []
+                text = "\n".join([*cut, above[k - 1], above[k], *lines[at:]])
+                return replace(source, text=text)
+    return source
+
+
+def _columns(line: str) -> int:
+    return len(line.strip().strip("|").split("|"))
 
 
 def _joined(source: Source, parts: Sequence[Source]) -> Source:

@@ -315,6 +315,34 @@ def test_two_sources_of_a_section_that_touch_once_read_around_are_one() -> None:
     assert [w[0] for w in read(5, 1)] == [chunks[5].id, chunks[1].id]
 
 
+def test_a_chunk_inside_a_long_table_is_read_with_its_column_headings() -> None:
+    # the table runs on over three chunks: reading one chunk back would only add rows
+    url = "https://docs.example/options#options"
+    head = "| Field | Description | Default | Required |\n|:---|:---|:---|:---|"
+    rows = [
+        f"| `opt{n}` | Sets how option number {n} of the tool behaves here. | {n}s | No |"
+        for n in range(9)
+    ]
+    texts = [
+        "The options of the tool.\n\n" + head + "\n" + "\n".join(rows[:3]),
+        "\n".join(rows[3:6]),
+        # the rest of a row cut in two, then whole rows
+        "No |\n" + "\n".join(rows[6:]),
+    ]
+    chunks = chunked(texts, url)
+    for hit, reach in ((chunks[2], 3), (chunks[2], 0), (chunks[1], 0)):
+        [read] = widened([hit], chunks, after=1, reach=reach)
+        items = [u.text for u in units(read.text) if u.kind == "item"]
+        seven = "`opt7` — Description: Sets how option number 7 of the tool behaves here.; "
+        assert (seven + "Default: 7s; Required: No") in items or hit is chunks[1]
+        assert any(i.startswith("`opt4` — Description:") for i in items) or hit is chunks[2]
+        # the headings are read, never quoted: every row is still the chunk's own text
+        assert all("Field" not in i for i in items), items
+    # a row with another count of cells is another table's: no headings are borrowed
+    other = chunked([texts[0], "| `x` | one | two |\n| `y` | three | four |"], url)
+    assert widened([other[1]], other, after=1, reach=0) == [other[1]]
+
+
 async def test_the_store_reads_back_a_section_only_within_the_scope(
     store: KnowledgeStore,
 ) -> None:
