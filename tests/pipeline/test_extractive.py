@@ -341,6 +341,13 @@ def test_a_chunk_inside_a_long_table_is_read_with_its_column_headings() -> None:
     # a row with another count of cells is another table's: no headings are borrowed
     other = chunked([texts[0], "| `x` | one | two |\n| `y` | three | four |"], url)
     assert widened([other[1]], other, after=1, reach=0) == [other[1]]
+    # no heading row before it at all: the chunk is read as it is
+    bare = chunked(["The options of the tool.", texts[1]], url)
+    assert widened([bare[1]], bare, after=1, reach=0) == [bare[1]]
+    # every source is read so, not only the first
+    elsewhere = source("Some other section's text here.", 2, start=0, url=url + "-other")
+    _, read = widened([elsewhere, chunks[1]], [elsewhere, *chunks], after=1, reach=0)
+    assert read.text.startswith(head) and read.text.endswith(texts[1])
 
 
 async def test_the_store_reads_back_a_section_only_within_the_scope(
