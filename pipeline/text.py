@@ -59,7 +59,6 @@ def shown(text: str) -> str:
     """The text as the built page shows it, for an answer's quote: a cross-reference is its
     title, or its target in a code span (``{func}`~a.b.f``` is `f`, as Sphinx draws it); an
     attribute list is gone. Links, emphasis and code spans stay for the platform to draw."""
-
     return _ROLE.sub(lambda m: _reference(m, short=False), _ATTR_LIST.sub("", text))
 
 
