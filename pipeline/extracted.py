@@ -15,7 +15,7 @@ from pipeline.config import PipelineSettings
 from pipeline.evidence import Lexicon
 from pipeline.extractive import Pick, extract
 from pipeline.graders import EmbeddingGrader
-from pipeline.text import shown as as_shown
+from pipeline.text import shown
 
 __all__ = ["Extracted", "extractive_answer", "numbered"]
 
@@ -60,7 +60,7 @@ async def extractive_answer(
         return None
     # the answer quotes what the built page shows (a cross-reference as its name), so its
     # sentences are checked against, and deep-link to, the sources as shown
-    shown_sources = [replace(source, text=as_shown(source.text)) for source in sources]
-    stream = CitationStream(shown_sources, merge_fragments=settings.merge_fragments)
-    shown = stream.feed(text) + stream.close()
-    return Extracted(raw=text, shown=shown, answer=stream.answer, picks=picks)
+    as_shown = [replace(source, text=shown(source.text)) for source in sources]
+    stream = CitationStream(as_shown, merge_fragments=settings.merge_fragments)
+    drawn = stream.feed(text) + stream.close()
+    return Extracted(raw=text, shown=drawn, answer=stream.answer, picks=picks)

@@ -146,6 +146,9 @@ def _headed(source: Source, before: Sequence[Source]) -> Source:
 
 
 def _columns(line: str) -> int:
+    # every pipe counts, even one in a code span (units.cells keeps those as text): a row
+    # whose count then differs from its headings' is left without them, which keeps a
+    # chunk opening with the cut-off rest of such a row from being read as a whole one
     return len(line.strip().strip("|").split("|"))
 
 
