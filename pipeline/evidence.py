@@ -108,8 +108,7 @@ from pipeline.words import (
     EXACT,
     FOLDED,
     PHRASE,
-    STOP,
-    STOP_STEMS,
+    STOP_FORMS,
     THOUSANDS,
     WORD,
     dotted_names,
@@ -219,7 +218,7 @@ class Lexicon:
             # a chunk counts once per term: the set of its distinct words, stemmed
             lower = text.lower()
             words = set(WORD.findall(lower))
-            df.update({stem(w) for w in words if len(w) > 1 and w not in STOP} - STOP_STEMS)
+            df.update({stem(w) for w in words if len(w) > 1 and w not in STOP_FORMS})
             written = spellings_of(text) | _compounds(lower)
             spellings.update(written | dotted_names(lower))
             # a name only a link's text gives ("QuestDB Community Slack") is where the page

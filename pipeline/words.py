@@ -53,8 +53,8 @@ _STOP_WORDS = """
     very want wants was way ways we well were what whats when where whether which while
     who whom whose why will with within without would yes yet you your yours d don doesn
     isn aren wasn weren won wouldn shouldn couldn didn hasn haven hadn let s anyone
-    someone everyone somebody tell give show find work works long many happen happens
-    back end ends ever able possible okay thanks hi hello
+    someone everyone somebody tell give show find work works long longer many happen happens
+    back end ends ever able possible okay thank thanks hi hello
 """
 STOP = frozenset(_STOP_WORDS.split())
 
@@ -149,13 +149,34 @@ def stem(word: str) -> str:
     return w
 
 
-STOP_STEMS = frozenset(stem(w) for w in STOP if len(w) > 3)
+def _inflections(word: str) -> set[str]:
+    """The regular inflections of ``word`` ("shows", "goes", "needed", "making", "likely")."""
+    forms = {word + "s", word + "ly"}
+    if word.endswith(("s", "x", "z", "ch", "sh", "o")):
+        forms.add(word + "es")
+    if word.endswith("y"):
+        forms |= {word[:-1] + "ies", word[:-1] + "ied"}
+    if word.endswith("e"):
+        forms |= {word + "d", word[:-1] + "ing"}
+    else:
+        forms |= {word + "ed", word + "ing", word + word[-1] + "ed", word + word[-1] + "ing"}
+    return forms
+
+
+_STOP_STEMS = frozenset(stem(w) for w in STOP if len(w) > 3)
+#: stop words and their inflections, regular and irregular ("needed", "kept", "told"); a
+#: word that only stems like one is a word of its own: "theme" is not "them", a "worker"
+#: is not "work", "real" is not "really", "quit" is not "quite"
+STOP_FORMS = (
+    STOP
+    | frozenset(form for word in STOP for form in _inflections(word) if stem(form) in _STOP_STEMS)
+    | frozenset(form for form, base in _BASE_FORM.items() if base in STOP)
+)
 
 
 def terms(text: str) -> list[str]:
     """The content terms of a text, stemmed, in order, without stop words."""
-    found = (stem(w) for w in WORD.findall(text.lower()) if len(w) > 1 and w not in STOP)
-    return [t for t in found if t not in STOP_STEMS]
+    return [stem(w) for w in WORD.findall(text.lower()) if len(w) > 1 and w not in STOP_FORMS]
 
 
 def dotted_names(text: str) -> frozenset[str]:

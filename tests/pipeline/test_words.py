@@ -82,3 +82,15 @@ def test_stem_forms(forms: tuple[str, ...], kept: str) -> None:
 
 def test_terms_drop_chat_words_and_keep_content() -> None:
     assert terms("How long do I have to wait for my endpoint?") == ["wait", "endpoint"]
+
+
+def test_a_word_that_only_stems_like_a_stop_word_is_a_term() -> None:
+    # "theme" stems as "them" and "worker" as "work", but neither is a form of that stop word
+    assert terms("can the web ui use a dark theme?") == ["web", "ui", "dark", stem("theme")]
+    assert terms("my thread pool workers lose the real client ip") == [
+        "thread", "pool", stem("workers"), "lose", "real", "client", "ip"
+    ]  # fmt: skip
+    assert terms("the app won't quit") == [stem("app"), "quit"]
+    # the regular and irregular forms of a stop word are stop words too
+    assert terms("it showed what I needed, kept working and mostly tells others") == []
+    assert terms("no longer; thank you, it happened") == []
