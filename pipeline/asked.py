@@ -341,12 +341,18 @@ def _unreadable(text: str, vocabulary: Collection[str]) -> frozenset[str]:
     for word in WORD.findall(text.lower()):
         if len(word) < 2 or word in STOP or word.isdigit():
             continue
-        if not any(base in vocabulary for base in _bases(word)):
+        if not readable(word, vocabulary):
             found.add(stem(word))
     return frozenset(found)
 
 
-def _bases(word: str) -> set[str]:
+def readable(word: str, vocabulary: Collection[str], *, prefixed: bool = True) -> bool:
+    """Whether ``word`` (lower case) is, or inflects, a whole-word token of ``vocabulary``;
+    ``prefixed``: or does so after an "un", "re" or "non" ("uncompressed")."""
+    return any(base in vocabulary for base in _bases(word, prefixed=prefixed))
+
+
+def _bases(word: str, *, prefixed: bool = True) -> set[str]:
     """``word`` and what it may be an inflection of ("shuts", "spoofed", "uncompressed"), in
     either spelling ("optimisations")."""
     spellings = {word, american(word)}
@@ -357,7 +363,7 @@ def _bases(word: str) -> set[str]:
             for w in spellings
             if w.endswith(suffix) and len(w) - len(suffix) >= 3
         )
-    for prefix in ("un", "re", "non"):
+    for prefix in ("un", "re", "non") if prefixed else ():
         bases.update(
             b[len(prefix) :]
             for b in list(bases)

@@ -104,6 +104,7 @@ from pipeline.asked import AMOUNT, Asked
 from pipeline.ports import Corpus
 from pipeline.text import FENCED as _FENCE
 from pipeline.text import linkless, unlinked
+from pipeline.typos import Speller
 from pipeline.words import (
     EXACT,
     FOLDED,
@@ -240,6 +241,11 @@ class Lexicon:
             self.phrases + "\n" + extra.phrases,
             None if self.prose is None else self.prose + (extra.prose or Counter()),
         )
+
+    @functools.cached_property
+    def speller(self) -> Speller:
+        """The documents' words as written, to read a question's typos (:mod:`pipeline.typos`)."""
+        return Speller.of({t[1:]: n for t, n in self.spellings.items() if t.startswith(EXACT)})
 
     def _df(self, term: str) -> int:
         if term.startswith((EXACT, FOLDED)):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from workflows import Context, step
 
 from citations.model import Source
-from pipeline import numeronyms, prompts
+from pipeline import numeronyms, prompts, typos
 from pipeline.attachments import attachment_hits, skipped_notes
 from pipeline.errors import failure_reason, one_line
 from pipeline.extracted import numbered
@@ -29,6 +29,7 @@ from pipeline.run_state import RunState
 from pipeline.speculation import Speculation
 from pipeline.trace import Clock
 from pipeline.usage import collecting
+from pipeline.words import EXACT, stem
 from pipeline.workflow_base import WorkflowBase, one_line_reply
 from pipeline.workflow_events import AskEvent, GradedEvent, RetrievedEvent, RetrieveEvent
 
@@ -43,16 +44,33 @@ class RetrievalSteps(WorkflowBase):
     speaks to it."""
 
     async def _spelled_out(self, run: RunState, question: Question) -> Question:
-        """``question`` with its numeronyms as the documents spell them out ("k8s")."""
-        lexicon = await self.lexicons.get() if numeronyms.written(question.text) else None
+        """``question`` as the documents spell it: its numeronyms spelt out ("k8s") and its
+        typos read as the words meant ("retension"), the latter told in a note."""
+        lexicon = await self.lexicons.get()
         if lexicon is None:
             return question
-        words = numeronyms.spelled_out(question.text, lexicon.phrases)
-        if not words:
-            return question
-        run.own = numeronyms.spell_out(run.own, words)
-        run.trace("condense", "spelled out " + ", ".join(f"{k} as {v}" for k, v in words.items()))
-        return replace(question, text=numeronyms.spell_out(question.text, words))
+        text = question.text
+        words = numeronyms.spelled_out(text, lexicon.phrases) if numeronyms.written(text) else {}
+        if words:
+            run.own = numeronyms.spell_out(run.own, words)
+            text = numeronyms.spell_out(text, words)
+            run.trace(
+                "condense", "spelled out " + ", ".join(f"{k} as {v}" for k, v in words.items())
+            )
+        vocabulary = self.embedding_grader.embedder.vocabulary
+        misspelt = typos.typos(
+            text,
+            lexicon.speller,
+            lambda word: lexicon.known(stem(word)) or lexicon.known(EXACT + word),
+            vocabulary,
+        )
+        if misspelt:
+            run.own = typos.respelled(run.own, misspelt)
+            text = typos.respelled(text, misspelt)
+            read = ", ".join(f"“{k}” as “{v}”" for k, v in misspelt.items())
+            run.trace("condense", "read " + read)
+            run.note(f"Read {read}.")
+        return question if text == question.text else replace(question, text=text)
 
     @step
     async def condense(self, ctx: Context, ev: AskEvent) -> RetrieveEvent:

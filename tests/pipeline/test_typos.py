@@ -1,0 +1,140 @@
+"""A question's typos read as the word the documents write (pipeline/typos.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from connectors.knowledge.ingest import Ingestor
+from connectors.knowledge.settings import StoreSettings
+from connectors.knowledge.sources.folder import read_folder
+from connectors.knowledge.store import KnowledgeStore
+from connectors.knowledge.store.lancedb import open_lancedb
+from connectors.providers.embeddings import MiniLMEmbedding
+from pipeline import Pipeline
+from pipeline.config import PipelineSettings
+from pipeline.events import Route
+from pipeline.ports import Embedder
+from pipeline.question import Question
+from pipeline.typos import Speller, respelled, slip, typos
+
+# the embedder's whole words, as far as these tests need them
+VOCABULARY = frozenset({"retention", "expire", "images", "tenant", "the", "of", "beginner"})
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("promethues", "prometheus"),  # two letters swapped
+        ("certficate", "certificate"),  # one dropped
+        ("retenttion", "retention"),  # one pressed twice
+        ("retebtion", "retention"),  # b is next to n
+        ("rwtention", "retention"),  # w is next to e
+        ("seperate", "separate"),  # vowels are spelt for one another
+        ("retension", "retention"),  # and "-sion" for "-tion"
+        ("dependancy", "dependency"),
+    ],
+)
+def test_a_slip_of_the_finger_or_the_ear_is_a_typo(typed: str, meant: str) -> None:
+    assert slip(typed, meant)
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("commute", "compute"),  # m and p are far apart and sound nothing alike
+        ("retentxion", "retention"),  # an extra letter near none of its neighbours
+        ("pypy", "pypi"),  # y and i are neither neighbours nor both vowels
+        ("flake", "flaky"),
+    ],
+)
+def test_a_letter_far_from_the_right_key_is_no_typo(typed: str, meant: str) -> None:
+    assert not slip(typed, meant)
+
+
+def test_the_word_meant_is_the_one_the_documents_write_most() -> None:
+    speller = Speller.of({"retention": 12, "detention": 3, "prometheus": 40})
+    assert speller.meant("retension", VOCABULARY) == "retention"
+    assert speller.meant("promethues", VOCABULARY) == "prometheus"
+    # two words one slip away and written as often: no way to tell which was meant
+    tied = Speller.of({"parsed": 4, "passed": 4})
+    assert tied.meant("pased", VOCABULARY) is None
+    assert Speller.of({"parsed": 5, "passed": 4}).meant("pased", VOCABULARY) == "parsed"
+
+
+def test_a_typo_of_another_form_reads_as_the_word_in_the_form_typed() -> None:
+    # the documents write "expires" and "image", the asker "exipre" and "imagges"
+    speller = Speller.of({"expires": 3, "image": 2})
+    assert speller.meant("exipre", VOCABULARY) == "expire"
+    assert speller.meant("imagges", VOCABULARY) == "images"
+
+
+def test_a_word_the_documents_write_once_and_the_embedder_does_not_know_is_not_meant() -> None:
+    # documentation has typos too: "beginer", once, is no word the asker's "beginner" slips for
+    assert Speller.of({"beginer": 1}).meant("beginner", VOCABULARY) is None
+    assert Speller.of({"beginer": 2}).meant("beginner", VOCABULARY) == "beginer"
+
+
+def test_only_an_unknown_lower_case_word_outside_code_is_read_as_a_typo() -> None:
+    speller = Speller.of({"retention": 12, "prometheus": 40, "tenants": 2, "gzip": 3})
+    known = {"retention", "prometheus", "gzip", "gziped"}
+    found = typos(
+        "set retension for Promethues in `retension.yml`, see /etc/promethues and "
+        "promethues.yml, tenant ids, gzipped bodies, reten",
+        speller,
+        known.__contains__,
+        VOCABULARY,
+    )
+    # the name, the code span, the path, the file name, a word the embedder knows ("tenant"),
+    # a doubled consonant of a known word ("gzipped") and a short word are left as written
+    assert found == {"retension": "retention"}
+    assert typos("set retension", speller, known.__contains__, None) == {}
+
+
+def test_typos_are_replaced_where_they_were_read() -> None:
+    text = "is retension in `retension` the retension?"
+    assert respelled(text, {"retension": "retention"}) == (
+        "is retention in `retension` the retention?"
+    )
+    assert respelled(text, {}) == text
+
+
+STORAGE = """# Storage
+
+## Retention
+
+Prometheus keeps samples for 15 days by default. Set `--storage.tsdb.retention.time` to keep
+them longer; the retention applies to the whole database.
+
+## Remote write
+
+Prometheus can send every sample it scrapes to a remote endpoint with `remote_write`.
+"""
+
+
+@pytest.fixture(scope="module")
+def storage_docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
+    root = tmp_path_factory.mktemp("docs")
+    (root / "storage.md").write_text(STORAGE, encoding="utf-8")
+    data = tmp_path_factory.mktemp("data")
+    kb = open_lancedb(data, StoreSettings(), MiniLMEmbedding())
+    Ingestor(kb, data, progress=False).ingest(
+        read_folder(root, url_base="https://docs.example.com/"), source="test"
+    )
+    yield kb
+    kb.close()
+
+
+async def test_a_question_with_a_typo_is_answered_and_says_how_it_was_read(
+    storage_docs: KnowledgeStore, embedder: Embedder
+) -> None:
+    p = Pipeline(storage_docs, embedder=embedder, llm=None, web=None, settings=PipelineSettings())
+    done = await p.answer(Question(text="how long is the retension of samples by default?"))
+    assert done.route is Route.KNOWLEDGE_BASE
+    assert done.answer.references[0].url == "https://docs.example.com/storage.md#retention"
+    assert "15 days" in done.answer.text
+    assert done.answer.text.startswith("Note: Read \u201cretension\u201d as \u201cretention\u201d.")
+    # a real word the documents never write is no typo: the question is about something else
+    done = await p.answer(Question(text="how long is the retention of samples for each tenant?"))
+    assert "Read" not in done.answer.text
