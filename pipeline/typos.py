@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import defaultdict
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from rapidfuzz import process
@@ -72,8 +72,8 @@ class Speller:
                 word = form(written)
                 n = self.uses[written]
                 if word is not None and word != typed and (n > 1 or word in vocabulary):
-                    uses[word] = max(uses.get(word, 0), n)
-        ranked = sorted(uses.items(), key=lambda item: (-item[1], item[0]))
+                    uses[word] = max(uses.get(word, n), n)
+        ranked = sorted(uses.items(), key=lambda item: -item[1])
         if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
             return None
         return ranked[0][0]
@@ -164,9 +164,8 @@ def typos(
     embedder's whole words (None: unknown, and nothing is read as a typo)."""
     if vocabulary is None:
         return {}
-    plain = _CODE_SPAN.sub(lambda m: " " * len(m[0]), text)
     found: dict[str, str] = {}
-    for match in _WORD.finditer(plain):
+    for match in _words(text):
         word = match[0]
         if len(word) < SHORTEST or word in found or known(word):
             continue
@@ -186,10 +185,15 @@ def respelled(text: str, words: Mapping[str, str]) -> str:
     :func:`typos` reads words (not in a code span or a link)."""
     if not words:
         return text
-    plain = _CODE_SPAN.sub(lambda m: " " * len(m[0]), text)
     out, at = [], 0
-    for match in _WORD.finditer(plain):
+    for match in _words(text):
         if match[0] in words:
             out += [text[at : match.start()], words[match[0]]]
             at = match.end()
     return "".join([*out, text[at:]])
+
+
+def _words(text: str) -> Iterator[re.Match[str]]:
+    """The words of ``text`` that may be typos, where they are; code spans and links are
+    blanked out first, keeping every other word where it is."""
+    return _WORD.finditer(_CODE_SPAN.sub(lambda m: " " * len(m[0]), text))

@@ -34,6 +34,10 @@ VOCABULARY = frozenset({"retention", "expire", "images", "tenant", "the", "of", 
         ("seperate", "separate"),  # vowels are spelt for one another
         ("retension", "retention"),  # and "-sion" for "-tion"
         ("dependancy", "dependency"),
+        ("retdntion", "retention"),  # d is under e, a row down
+        ("retsntion", "retention"),  # s sits under w and e, half a key right of a
+        ("retentionn", "retention"),  # the last letter pressed twice
+        ("retentuion", "retention"),  # u pressed with the i beside it
     ],
 )
 def test_a_slip_of_the_finger_or_the_ear_is_a_typo(typed: str, meant: str) -> None:
@@ -47,6 +51,9 @@ def test_a_slip_of_the_finger_or_the_ear_is_a_typo(typed: str, meant: str) -> No
         ("retentxion", "retention"),  # an extra letter near none of its neighbours
         ("pypy", "pypi"),  # y and i are neither neighbours nor both vowels
         ("flake", "flaky"),
+        ("retcntion", "retention"),  # c is two rows below e
+        ("comuute", "compute"),  # a far key, whatever the next letter is
+        ("retent1on", "retention"),  # not a letter
     ],
 )
 def test_a_letter_far_from_the_right_key_is_no_typo(typed: str, meant: str) -> None:
@@ -68,6 +75,18 @@ def test_a_typo_of_another_form_reads_as_the_word_in_the_form_typed() -> None:
     speller = Speller.of({"expires": 3, "image": 2})
     assert speller.meant("exipre", VOCABULARY) == "expire"
     assert speller.meant("imagges", VOCABULARY) == "images"
+    # each ending, either way: "delpoyed" is "deploy" + ed, "qiuck" what "quickly" is - ly
+    speller = Speller.of({"deploy": 3, "quickly": 2, "builder": 2, "caches": 2})
+    assert speller.meant("delpoyed", VOCABULARY) == "deployed"
+    assert speller.meant("delpoying", VOCABULARY) == "deploying"
+    assert speller.meant("qiuck", VOCABULARY) == "quick"
+    assert speller.meant("biuld", VOCABULARY) == "build"
+    assert speller.meant("cahce", VOCABULARY) == "cache"
+    assert Speller.of({"building": 2}).meant("biuld", VOCABULARY) == "build"
+    # a form as short as four letters still counts: "tpye" + s
+    assert Speller.of({"type": 3}).meant("tpyes", VOCABULARY) == "types"
+    # identifiers and words in other scripts are no words a typo is meant for
+    assert Speller.of({"log_level": 5, "naïve": 5}).uses == {}
 
 
 def test_a_word_the_documents_write_once_and_the_embedder_does_not_know_is_not_meant() -> None:
@@ -80,8 +99,8 @@ def test_only_an_unknown_lower_case_word_outside_code_is_read_as_a_typo() -> Non
     speller = Speller.of({"retention": 12, "prometheus": 40, "tenants": 2, "gzip": 3})
     known = {"retention", "prometheus", "gzip", "gziped"}
     found = typos(
-        "set retension for Promethues in `retension.yml`, see /etc/promethues and "
-        "promethues.yml, tenant ids, gzipped bodies, reten",
+        "gzipped bodies, tenant ids, prometheus and reten set retension for Promethues in "
+        "`retension.yml` and `set promethues`, see /etc/promethues and promethues.yml",
         speller,
         known.__contains__,
         VOCABULARY,
@@ -90,12 +109,17 @@ def test_only_an_unknown_lower_case_word_outside_code_is_read_as_a_typo() -> Non
     # a doubled consonant of a known word ("gzipped") and a short word are left as written
     assert found == {"retension": "retention"}
     assert typos("set retension", speller, known.__contains__, None) == {}
+    # five letters are enough, four are not: "sacle" is "scale", "sclae" may be many words
+    short = Speller.of({"scale": 3, "case": 2})
+    assert typos("sacle it, in any csae", short, known.__contains__, VOCABULARY) == {
+        "sacle": "scale"
+    }
 
 
 def test_typos_are_replaced_where_they_were_read() -> None:
-    text = "is retension in `retension` the retension?"
+    text = "is retension in `a retension` the retension?"
     assert respelled(text, {"retension": "retention"}) == (
-        "is retention in `retension` the retention?"
+        "is retention in `a retension` the retention?"
     )
     assert respelled(text, {}) == text
 
