@@ -346,18 +346,22 @@ def _unreadable(text: str, vocabulary: Collection[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def readable(word: str, vocabulary: Collection[str], *, prefixed: bool = True) -> bool:
+def readable(
+    word: str, vocabulary: Collection[str], *, prefixed: bool = True, derived: bool = True
+) -> bool:
     """Whether ``word`` (lower case) is, or inflects, a whole-word token of ``vocabulary``;
-    ``prefixed``: or does so after an "un", "re" or "non" ("uncompressed")."""
-    return any(base in vocabulary for base in _bases(word, prefixed=prefixed))
+    ``prefixed``: or does so after an "un", "re" or "non" ("uncompressed"); ``derived``: or
+    is one with "-er" or "-ly" ("spoofer", "quickly")."""
+    bases = _bases(word, prefixed=prefixed, derived=derived)
+    return any(base in vocabulary for base in bases)
 
 
-def _bases(word: str, *, prefixed: bool = True) -> set[str]:
+def _bases(word: str, *, prefixed: bool = True, derived: bool = True) -> set[str]:
     """``word`` and what it may be an inflection of ("shuts", "spoofed", "uncompressed"), in
     either spelling ("optimisations")."""
     spellings = {word, american(word)}
     bases = set(spellings)
-    for suffix, repl in _INFLECTIONS:
+    for suffix, repl in _INFLECTIONS + (_DERIVATIONS if derived else ()):
         bases.update(
             w[: len(w) - len(suffix)] + repl
             for w in spellings
@@ -376,14 +380,14 @@ _INFLECTIONS = (
     ("s", ""),
     ("es", ""),
     ("ies", "y"),
+    ("ied", "y"),
     ("ed", ""),
     ("ed", "e"),
     ("d", ""),
     ("ing", ""),
     ("ing", "e"),
-    ("er", ""),
-    ("ly", ""),
 )
+_DERIVATIONS = (("er", ""), ("ly", ""))
 
 
 def _names(text: str, *, identifiers: bool = False) -> frozenset[str]:

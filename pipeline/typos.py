@@ -39,7 +39,9 @@ SHORTEST = 5
 
 # a word in lower case, not part of a name, a path, a file name, a mention or a link
 _WORD = re.compile(r"(?<![\w`'\"./@#$:\\-])[a-z]+(?![\w`'\"/@\\-])(?!\.\w)")
-_DOUBLED = re.compile(r"([bcdgkmnprtv])\1(ed|ing)$")
+# a consonant English doubles before -ed or -ing: one after a single vowel ("gzipped",
+# "setting"), not after another consonant or two vowels ("holdding", "breakking" are typos)
+_DOUBLED = re.compile(r"(?<=[^aeiou][aeiou])([bdgklmnprtv])\1(ed|ing)$")
 _CODE_SPAN = re.compile(r"(`+)[^`]*?\1|<[^<>\s]+>|\S+://\S+")
 
 
@@ -62,17 +64,25 @@ class Speller:
     def meant(self, typed: str, vocabulary: Collection[str]) -> str | None:
         """The word ``typed`` stands for: one edit from it, or from another form of it (the
         documents write "expires", the asker "exipre"), in the form typed, and of such words
-        the one whose form the documents write most. The word must be one of the embedder's
-        ``vocabulary``, or its form written by more than one chunk: documentation has typos
-        too ("beginer"). None when there is none, or two are written as often (no way to
+        the one whose form the documents write most. The word must be, or inflect, one of the
+        embedder's ``vocabulary``, or be written by more than one chunk: documentation has
+        typos too ("beginer"), and a form put back may be no word ("cloes" is not "clos",
+        "closed" - ed). None when there is none, or two are written as often (no way to
         tell which was meant)."""
         uses: dict[str, int] = {}
         for variant, form in _variants(typed):
+            if uses and variant != typed:
+                # a word one slip from the form typed is what was meant ("runbing" is
+                # "running", not "run" + ing): another form is read only when none is
+                break
             for written in self._near(variant):
                 word = form(written)
-                n = self.uses[written]
-                if word is not None and word != typed and (n > 1 or word in vocabulary):
-                    uses[word] = max(uses.get(word, n), n)
+                if word is None or word == typed:
+                    continue
+                if self.uses.get(word, 0) > 1 or readable(
+                    word, vocabulary, prefixed=False, derived=False
+                ):
+                    uses[word] = max(uses.get(word, 0), self.uses[written])
         ranked = sorted(uses.items(), key=lambda item: -item[1])
         if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
             return None
@@ -108,6 +118,12 @@ def _same(word: str) -> str:
 
 
 def _ended(ending: str, word: str) -> str:
+    """``word`` with ``ending``, spelt as English spells it: "raise" + ing is "raising", "copy"
+    + es is "copies" (a consonant doubled before it, "running", is not made here)."""
+    if ending[0] in "aeiou" and word.endswith("e"):
+        return word[:-1] + ending
+    if ending in ("es", "ed") and len(word) > 2 and word[-1] == "y" and word[-2] not in "aeiou":
+        return word[:-1] + "i" + ending
     return word + ending
 
 

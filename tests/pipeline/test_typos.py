@@ -20,7 +20,9 @@ from pipeline.question import Question
 from pipeline.typos import Speller, respelled, slip, typos
 
 # the embedder's whole words, as far as these tests need them
-VOCABULARY = frozenset({"retention", "expire", "images", "tenant", "the", "of", "beginner"})
+VOCABULARY = frozenset(
+    {"retention", "expire", "image", "tenant", "deploy", "quick", "build", "cache", "type", "begin"}
+)
 
 
 @pytest.mark.parametrize(
@@ -89,6 +91,23 @@ def test_a_typo_of_another_form_reads_as_the_word_in_the_form_typed() -> None:
     assert Speller.of({"log_level": 5, "naïve": 5}).uses == {}
 
 
+def test_a_word_one_slip_from_the_form_typed_wins_over_another_form() -> None:
+    # "runbing" is "running", which the documents write twice, not "run" + ing, written often
+    speller = Speller.of({"running": 2, "run": 50})
+    assert speller.meant("runbing", VOCABULARY | {"run"}) == "running"
+
+
+def test_a_form_put_back_is_spelt_as_english_spells_it_and_must_be_a_word() -> None:
+    vocabulary = VOCABULARY | {"raise", "copy", "mount"}
+    # "raise" + ing is "raising", "copy" + es "copies", + ed "copied"
+    assert Speller.of({"raise": 5}).meant("raissing", vocabulary) == "raising"
+    assert Speller.of({"copy": 5}).meant("cpoyes", vocabulary) == "copies"
+    assert Speller.of({"copy": 5}).meant("cpoyed", vocabulary) == "copied"
+    # "mounts" + ing and "begin" + er are no words: nothing is read rather than a non-word
+    assert Speller.of({"mounts": 3}).meant("mountting", vocabulary) is None
+    assert Speller.of({"begin": 3}).meant("beginner", vocabulary) is None
+
+
 def test_a_word_the_documents_write_once_and_the_embedder_does_not_know_is_not_meant() -> None:
     # documentation has typos too: "beginer", once, is no word the asker's "beginner" slips for
     assert Speller.of({"beginer": 1}).meant("beginner", VOCABULARY) is None
@@ -109,6 +128,11 @@ def test_only_an_unknown_lower_case_word_outside_code_is_read_as_a_typo() -> Non
     # a doubled consonant of a known word ("gzipped") and a short word are left as written
     assert found == {"retension": "retention"}
     assert typos("set retension", speller, known.__contains__, None) == {}
+    # a consonant doubled after two letters that English never doubles it after is a typo
+    doubled = Speller.of({"holding": 3, "gziped": 2})
+    assert typos("holdding, gzipped", doubled, {"holding", "gziped"}.__contains__, VOCABULARY) == {
+        "holdding": "holding"
+    }
     # five letters are enough, four are not: "sacle" is "scale", "sclae" may be many words
     short = Speller.of({"scale": 3, "case": 2})
     assert typos("sacle it, in any csae", short, known.__contains__, VOCABULARY) == {
