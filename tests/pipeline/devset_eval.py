@@ -33,6 +33,18 @@ def ingest_devset(folder: Path, url_base: str, data_dir: Path) -> KnowledgeStore
     return kb
 
 
+def ingest_pages(pages: dict[str, str], root: Path, data_dir: Path) -> KnowledgeStore:
+    """A store of ``pages`` (file name → Markdown), written under ``root`` and read as
+    https://docs.example.com/ pages."""
+    for name, text in pages.items():
+        (root / name).write_text(text, encoding="utf-8")
+    kb = open_lancedb(data_dir, StoreSettings(), MiniLMEmbedding())
+    Ingestor(kb, data_dir, progress=False).ingest(
+        read_folder(root, url_base="https://docs.example.com/"), source="test"
+    )
+    return kb
+
+
 def pages(folder: Path) -> list[Path]:
     """The set's pages: every file under ``docs/`` of a kind the folder reader reads
     (Markdown sources, MDX once the reader knows it, or the HTML a site generator built)."""

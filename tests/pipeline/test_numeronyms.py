@@ -6,18 +6,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from connectors.knowledge.ingest import Ingestor
-from connectors.knowledge.settings import StoreSettings
-from connectors.knowledge.sources.folder import read_folder
 from connectors.knowledge.store import KnowledgeStore
-from connectors.knowledge.store.lancedb import open_lancedb
-from connectors.providers.embeddings import MiniLMEmbedding
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
 from pipeline.events import Route
 from pipeline.numeronyms import spell_out, spelled_out, written
 from pipeline.ports import Embedder
 from pipeline.question import Question
+from tests.pipeline.devset_eval import ingest_pages
 
 DOCS = " deploy the sidecar on kubernetes with helm kubernetes namespaces the kubernetes api "
 
@@ -68,12 +64,8 @@ Install the package and start the worker with `worker serve`. It listens on port
 
 @pytest.fixture(scope="module")
 def cluster_docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
-    root = tmp_path_factory.mktemp("docs")
-    (root / "deploy.md").write_text(DEPLOYING, encoding="utf-8")
-    data = tmp_path_factory.mktemp("data")
-    kb = open_lancedb(data, StoreSettings(), MiniLMEmbedding())
-    Ingestor(kb, data, progress=False).ingest(
-        read_folder(root, url_base="https://docs.example.com/"), source="test"
+    kb = ingest_pages(
+        {"deploy.md": DEPLOYING}, tmp_path_factory.mktemp("docs"), tmp_path_factory.mktemp("data")
     )
     yield kb
     kb.close()

@@ -6,18 +6,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from connectors.knowledge.ingest import Ingestor
-from connectors.knowledge.settings import StoreSettings
-from connectors.knowledge.sources.folder import read_folder
 from connectors.knowledge.store import KnowledgeStore
-from connectors.knowledge.store.lancedb import open_lancedb
-from connectors.providers.embeddings import MiniLMEmbedding
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
 from pipeline.events import Route
 from pipeline.ports import Embedder
 from pipeline.question import Question
 from pipeline.typos import Speller, respelled, slip, typos
+from tests.pipeline.devset_eval import ingest_pages
 
 # the embedder's whole words, as far as these tests need them
 VOCABULARY = frozenset(
@@ -163,12 +159,8 @@ Prometheus can send every sample it scrapes to a remote endpoint with `remote_wr
 
 @pytest.fixture(scope="module")
 def storage_docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
-    root = tmp_path_factory.mktemp("docs")
-    (root / "storage.md").write_text(STORAGE, encoding="utf-8")
-    data = tmp_path_factory.mktemp("data")
-    kb = open_lancedb(data, StoreSettings(), MiniLMEmbedding())
-    Ingestor(kb, data, progress=False).ingest(
-        read_folder(root, url_base="https://docs.example.com/"), source="test"
+    kb = ingest_pages(
+        {"storage.md": STORAGE}, tmp_path_factory.mktemp("docs"), tmp_path_factory.mktemp("data")
     )
     yield kb
     kb.close()
