@@ -242,6 +242,10 @@ class Lexicon:
             None if self.prose is None else self.prose + (extra.prose or Counter()),
         )
 
+    def writes(self, word: str) -> bool:
+        """Whether some chunk has ``word`` (lower case) in any form, or as written."""
+        return self.known(stem(word)) or self.known(EXACT + word)
+
     @functools.cached_property
     def speller(self) -> Speller:
         """The documents' words as written, to read a question's typos (:mod:`pipeline.typos`)."""

@@ -29,7 +29,6 @@ from pipeline.run_state import RunState
 from pipeline.speculation import Speculation
 from pipeline.trace import Clock
 from pipeline.usage import collecting
-from pipeline.words import EXACT, stem
 from pipeline.workflow_base import WorkflowBase, one_line_reply
 from pipeline.workflow_events import AskEvent, GradedEvent, RetrievedEvent, RetrieveEvent
 
@@ -58,12 +57,7 @@ class RetrievalSteps(WorkflowBase):
                 "condense", "spelled out " + ", ".join(f"{k} as {v}" for k, v in words.items())
             )
         vocabulary = self.embedding_grader.embedder.vocabulary
-        misspelt = typos.typos(
-            text,
-            lexicon.speller,
-            lambda word: lexicon.known(stem(word)) or lexicon.known(EXACT + word),
-            vocabulary,
-        )
+        misspelt = typos.typos(text, lexicon.speller, lexicon.writes, vocabulary)
         if misspelt:
             run.own = typos.respelled(run.own, misspelt)
             text = typos.respelled(text, misspelt)

@@ -31,6 +31,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from pipeline.asked import readable
+from pipeline.words import inflected
 
 __all__ = ["SHORTEST", "Speller", "respelled", "slip", "typos"]
 
@@ -108,23 +109,13 @@ def _variants(typed: str) -> list[tuple[str, Callable[[str], str | None]]]:
     variants: list[tuple[str, Callable[[str], str | None]]] = [(typed, _same)]
     for ending in _ENDINGS:
         if typed.endswith(ending) and len(typed) - len(ending) >= SHORTEST - 1:
-            variants.append((typed[: -len(ending)], functools.partial(_ended, ending)))
+            variants.append((typed[: -len(ending)], functools.partial(inflected, ending=ending)))
         variants.append((typed + ending, functools.partial(_unended, ending)))
     return variants
 
 
 def _same(word: str) -> str:
     return word
-
-
-def _ended(ending: str, word: str) -> str:
-    """``word`` with ``ending``, spelt as English spells it: "raise" + ing is "raising", "copy"
-    + es is "copies" (a consonant doubled before it, "running", is not made here)."""
-    if ending[0] in "aeiou" and word.endswith("e"):
-        return word[:-1] + ending
-    if ending in ("es", "ed") and len(word) > 2 and word[-1] == "y" and word[-2] not in "aeiou":
-        return word[:-1] + "i" + ending
-    return word + ending
 
 
 def _unended(ending: str, word: str) -> str | None:

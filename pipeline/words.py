@@ -149,17 +149,26 @@ def stem(word: str) -> str:
     return w
 
 
+def inflected(word: str, ending: str) -> str:
+    """``word`` with ``ending`` ("s", "es", "ed", "ing", "ly", "er"), spelt as English spells
+    it: "raise" + ing is "raising", "copy" + es is "copies". A consonant English doubles
+    before it ("running") is not doubled here."""
+    if ending[0] in "aeiou" and word.endswith("e"):
+        return word[:-1] + ending
+    if ending in ("es", "ed") and len(word) > 2 and word[-1] == "y" and word[-2] not in "aeiou":
+        return word[:-1] + "i" + ending
+    return word + ending
+
+
 def _inflections(word: str) -> set[str]:
-    """The regular inflections of ``word`` ("shows", "goes", "needed", "making", "likely")."""
-    forms = {word + "s", word + "ly"}
-    if word.endswith(("s", "x", "z", "ch", "sh", "o")):
-        forms.add(word + "es")
-    if word.endswith("y"):
-        forms |= {word[:-1] + "ies", word[:-1] + "ied"}
-    if word.endswith("e"):
-        forms |= {word + "d", word[:-1] + "ing"}
-    else:
-        forms |= {word + "ed", word + "ing", word + word[-1] + "ed", word + word[-1] + "ing"}
+    """The regular inflections of ``word`` ("shows", "goes", "needed", "making", "likely"),
+    its final consonant doubled or not ("getting")."""
+    endings = ["s", "ed", "ing", "ly"]
+    if word.endswith(("s", "x", "z", "ch", "sh", "o", "y")):
+        endings.append("es")
+    forms = {inflected(word, ending) for ending in endings}
+    if not word.endswith("e"):
+        forms |= {word + word[-1] + ending for ending in ("ed", "ing")}
     return forms
 
 

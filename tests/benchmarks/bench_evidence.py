@@ -39,7 +39,6 @@ from pipeline.evidence import Lexicon, evidence, support
 from pipeline.extractive import extract
 from pipeline.graders import CachedEmbedder, EmbeddingGrader
 from pipeline.typos import Speller, respelled, typos
-from pipeline.words import EXACT, stem
 from tests.benchmarks.bench_query import WORDS, _percentile
 from tests.benchmarks.summary import spread, summary
 
@@ -132,9 +131,6 @@ def test_evidence_and_extraction_cost_per_question() -> None:
             texts,
         )
 
-    def known(word: str) -> bool:
-        return lexicon.known(stem(word)) or lexicon.known(EXACT + word)
-
     async def measure(i: int, new: bool) -> None:
         question, texts = questions[i]
         sources = [
@@ -147,7 +143,7 @@ def test_evidence_and_extraction_cost_per_question() -> None:
         if not new:
             await extract(question, sources, grader, limit=4)
             return
-        question = respelled(question, typos(question, speller, known, vocabulary))
+        question = respelled(question, typos(question, speller, lexicon.writes, vocabulary))
         wanted = asked(question, vocabulary=vocabulary)
         [
             support(
@@ -165,7 +161,7 @@ def test_evidence_and_extraction_cost_per_question() -> None:
 
     base_ms, new_ms = asyncio.run(_interleaved(len(questions), measure))
     base_p50, new_p50 = statistics.median(base_ms), statistics.median(new_ms)
-    read = sum(bool(typos(q, speller, known, vocabulary)) for q, _ in questions)
+    read = sum(bool(typos(q, speller, lexicon.writes, vocabulary)) for q, _ in questions)
     print(
         f"\nterm statistics over {CHUNKS} chunks: built once in {build_ms:.0f} ms"
         f"\nthe words typos are read against ({len(speller.uses)}): built once in"

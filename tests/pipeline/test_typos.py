@@ -10,6 +10,7 @@ from connectors.knowledge.store import KnowledgeStore
 from pipeline import Pipeline
 from pipeline.config import PipelineSettings
 from pipeline.events import Route
+from pipeline.evidence import Lexicon
 from pipeline.ports import Embedder
 from pipeline.question import Question
 from pipeline.typos import Speller, respelled, slip, typos
@@ -178,3 +179,11 @@ async def test_a_question_with_a_typo_is_answered_and_says_how_it_was_read(
     # a real word the documents never write is no typo: the question is about something else
     done = await p.answer(Question(text="how long is the retention of samples for each tenant?"))
     assert "Read" not in done.answer.text
+
+
+def test_the_documents_write_a_word_in_any_form_or_as_written() -> None:
+    lexicon = Lexicon.build(["The retention of gzip bodies.", "Whatever happens, it runs."])
+    assert lexicon.writes("retentions") and lexicon.writes("gzip")
+    # a stop word's form has no stem among the terms, but a chunk writes it
+    assert lexicon.writes("whatever") and lexicon.writes("happens")
+    assert not lexicon.writes("retension")
