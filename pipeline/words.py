@@ -151,9 +151,9 @@ def stem(word: str) -> str:
 
 def inflected(word: str, ending: str) -> str:
     """``word`` with ``ending`` ("s", "es", "ed", "ing", "ly", "er"), spelt as English spells
-    it: "raise" + ing is "raising", "copy" + es is "copies". A consonant English doubles
-    before it ("running") is not doubled here."""
-    if ending[0] in "aeiou" and word.endswith("e"):
+    it: "raise" + ing is "raising", "agree" + ed "agreed", "copy" + es "copies". A consonant
+    English doubles before it ("running") is not doubled here."""
+    if word.endswith("e") and (ending[0] == "e" or (ending[0] in "aiou" and word[-2:] != "ee")):
         return word[:-1] + ending
     if ending in ("es", "ed") and len(word) > 2 and word[-1] == "y" and word[-2] not in "aeiou":
         return word[:-1] + "i" + ending
@@ -163,10 +163,7 @@ def inflected(word: str, ending: str) -> str:
 def _inflections(word: str) -> set[str]:
     """The regular inflections of ``word`` ("shows", "goes", "needed", "making", "likely"),
     its final consonant doubled or not ("getting")."""
-    endings = ["s", "ed", "ing", "ly"]
-    if word.endswith(("s", "x", "z", "ch", "sh", "o", "y")):
-        endings.append("es")
-    forms = {inflected(word, ending) for ending in endings}
+    forms = {inflected(word, ending) for ending in ("s", "es", "ed", "ing", "ly")}
     if not word.endswith("e"):
         forms |= {word + word[-1] + ending for ending in ("ed", "ing")}
     return forms

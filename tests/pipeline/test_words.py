@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.words import stem, terms
+from pipeline.words import inflected, stem, terms
 
 
 def test_stems_join_plurals_and_derived_forms() -> None:
@@ -94,3 +94,6 @@ def test_a_word_that_only_stems_like_a_stop_word_is_a_term() -> None:
     # the regular and irregular forms of a stop word are stop words too
     assert terms("it showed what I needed, kept working and mostly tells others") == []
     assert terms("no longer; thank you, it happened") == []
+    # a doubled consonant, a dropped e; a single letter is no term either
+    assert terms("it kept needing, wanted making and getting x") == []
+    assert inflected("agree", "ing") == "agreeing" and inflected("agree", "ed") == "agreed"
