@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.asked import _bases, asked, asks_capability
+from pipeline.asked import _bases, asked, asks_capability, readable
 from pipeline.words import spelled_as, stem
 
 
@@ -95,3 +95,14 @@ def test_a_question_whether_something_can_be_done_opens_with_can_or_does(
     question: str, capability: bool
 ) -> None:
     assert asks_capability(question) is capability
+
+
+def test_a_word_is_readable_as_the_embedder_reads_its_base() -> None:
+    vocabulary = {"compress", "spoof", "copy"}
+    # by default, after a prefix and with a derivation's ending too
+    assert readable("uncompressed", vocabulary) and readable("spoofer", vocabulary)
+    assert not readable("uncompressed", vocabulary, prefixed=False)
+    assert not readable("spoofer", vocabulary, derived=False)
+    # an inflection always: "-ied" is "-y"
+    assert readable("copied", vocabulary, prefixed=False, derived=False)
+    assert not readable("compost", vocabulary)
