@@ -163,10 +163,8 @@ def inflected(word: str, ending: str) -> str:
 def _inflections(word: str) -> set[str]:
     """The regular inflections of ``word`` ("shows", "goes", "needed", "making", "likely"),
     its final consonant doubled or not ("getting")."""
-    forms = {inflected(word, ending) for ending in ("s", "es", "ed", "ing", "ly")}
-    if not word.endswith("e"):
-        forms |= {word + word[-1] + ending for ending in ("ed", "ing")}
-    return forms
+    forms = {inflected(word, ending) for ending in ("s", "ed", "ing", "ly")}
+    return forms | {word + word[-1] + ending for ending in ("ed", "ing")}
 
 
 _STOP_STEMS = frozenset(stem(w) for w in STOP if len(w) > 3)
