@@ -77,7 +77,7 @@ _SHORTCUT = re.compile(r"(?<![\]\\!])\[(?P<text>(?![\^!])(?:`[^`\n]*`|[^\]\n`])+
 _LABEL_WORDS = re.compile(r"\S\s+\S|`")
 _DEFINED = re.compile(r"^[ ]{0,3}\[(?P<label>[^\]\n]+)\]:", re.M)
 # a code span, whose text is never markup (`<br>`, `[x]`); it stays within a paragraph
-_CODE_SPAN = re.compile(r"(?<!`)(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`)", re.S)
+CODE_SPAN = re.compile(r"(?<!`)(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`)", re.S)
 # a preformatted HTML block: code
 PRE = re.compile(r"<pre\b[^>]*>(?P<body>.*?)</pre>", re.I | re.S)
 _LANGUAGE = re.compile(r"<code\b[^>]*\bclass=[\"'][^\"']*?language-(?P<lang>[\w+-]+)", re.I)
@@ -110,7 +110,7 @@ def edits(text: str, page: str | None = None) -> list[Edit]:
     """How the markup in ``text`` reads, in order, none overlapping another. ``page`` is
     where its reference definitions are (``text`` itself unless they were cut out)."""
     spans = [m.span() for m in FENCED.finditer(text)]
-    spans += [m.span() for m in _CODE_SPAN.finditer(text) if not _within(m.start(), spans)]
+    spans += [m.span() for m in CODE_SPAN.finditer(text) if not _within(m.start(), spans)]
     inline: list[Edit] = [Edit(*m.span(), "") for m in _QUOTE.finditer(text)]
     inline += [Edit(*m.span(), "") for m in _FOOTNOTE_LABEL.finditer(text)]
     inline += [Edit(*m.span("box"), "") for m in _TASK_BOX.finditer(text)]

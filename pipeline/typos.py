@@ -31,6 +31,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from pipeline.asked import readable
+from pipeline.markup import CODE_SPAN
 from pipeline.words import inflected
 
 __all__ = ["SHORTEST", "Speller", "respelled", "slip", "typos"]
@@ -43,7 +44,8 @@ _WORD = re.compile(r"(?<![\w`'\"./@#$:\\-])[a-z]+(?![\w`'\"/@\\-])(?!\.\w)")
 # a consonant English doubles before -ed or -ing: one after a single vowel ("gzipped",
 # "setting"), not after another consonant or two vowels ("holdding", "breakking" are typos)
 _DOUBLED = re.compile(r"(?<=[^aeiou][aeiou])([bdgklmnprtv])\1(ed|ing)$")
-_CODE_SPAN = re.compile(r"(`+)[^`]*?\1|<[^<>\s]+>|\S+://\S+")
+# an autolink or a bare link, whose words are an address
+_LINK = re.compile(r"<[^<>\s]+>|\S+://\S+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +134,11 @@ def slip(typed: str, meant: str) -> bool:
     at = next((i for i, (a, b) in enumerate(zip(typed, meant, strict=False)) if a != b), len(meant))
     if len(typed) > len(meant):
         # an extra letter: a key pressed twice, or pressed with its neighbour
-        return any(_near(typed[at], n) for n in typed[max(at - 1, 0) : at] + typed[at + 1 : at + 2])
+        return any(
+            _beside(typed[at], n) for n in typed[max(at - 1, 0) : at] + typed[at + 1 : at + 2]
+        )
     if typed[at + 1 :] == meant[at + 1 :]:
-        return _near(typed[at], meant[at]) or any(
+        return _beside(typed[at], meant[at]) or any(
             typed[at] in same and meant[at] in same for same in _ALIKE
         )
     return (
@@ -153,7 +157,7 @@ _KEYS = {
 }
 
 
-def _near(a: str, b: str) -> bool:
+def _beside(a: str, b: str) -> bool:
     """Whether ``a`` is ``b`` or a key next to it on a QWERTY keyboard."""
     if a == b:
         return True
@@ -176,7 +180,8 @@ def typos(
         word = match[0]
         if len(word) < SHORTEST or word in found or known(word):
             continue
-        if known(_DOUBLED.sub(r"\1\2", word)):
+        undoubled = _DOUBLED.sub(r"\1\2", word)
+        if undoubled != word and known(undoubled):
             # "gzipped" where the documents write "gzip": English doubles the consonant
             continue
         if readable(word, vocabulary, prefixed=False):
@@ -203,4 +208,6 @@ def respelled(text: str, words: Mapping[str, str]) -> str:
 def _words(text: str) -> Iterator[re.Match[str]]:
     """The words of ``text`` that may be typos, where they are; code spans and links are
     blanked out first, keeping every other word where it is."""
-    return _WORD.finditer(_CODE_SPAN.sub(lambda m: " " * len(m[0]), text))
+    for pattern in (CODE_SPAN, _LINK):
+        text = pattern.sub(lambda m: " " * len(m[0]), text)
+    return _WORD.finditer(text)
