@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from workflows import Context, step
 
 from citations.model import Source
-from pipeline import numeronyms, prompts, typos
+from pipeline import chatter, numeronyms, prompts, typos
 from pipeline.attachments import attachment_hits, skipped_notes
 from pipeline.errors import failure_reason, one_line
 from pipeline.extracted import numbered
@@ -41,6 +41,22 @@ log = logging.getLogger("citebot.pipeline")
 class RetrievalSteps(WorkflowBase):
     """condense → retrieve → grade: the question as a search, and how well each passage
     speaks to it."""
+
+    @staticmethod
+    def _unwrapped(run: RunState, question: Question) -> Question:
+        """``question`` and the thread's earlier questions without the greetings, thanks and
+        emoji their messages wrap them in (``pipeline/chatter.py``)."""
+        text = chatter.unwrapped(question.text)
+        history = tuple(
+            replace(turn, text=chatter.unwrapped(turn.text)) if turn.role == "user" else turn
+            for turn in question.history
+        )
+        if text == question.text and history == question.history:
+            return question
+        if text != question.text:
+            run.own = chatter.unwrapped(run.own)
+            run.trace("condense", "read without the chat around it", query=text)
+        return replace(question, text=text, history=history)
 
     async def _spelled_out(self, run: RunState, question: Question) -> Question:
         """``question`` as the documents spell it: its numeronyms spelt out ("k8s") and its
@@ -72,6 +88,7 @@ class RetrievalSteps(WorkflowBase):
         question = ev.question
         clock = Clock()
         previous = [t.text for t in question.history if t.role == "user" and t.text.strip()]
+        question = self._unwrapped(run, question)
         question = await self._spelled_out(run, question)
         if not question.history:
             run.standalone = question.text

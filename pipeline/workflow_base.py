@@ -131,7 +131,7 @@ class WorkflowBase(Workflow):
     def _evidence_threshold(self, run: RunState) -> float:
         """The support a passage needs for the knowledge base to answer this question: more
         for one asking, in the asker's own words, whether something can be done."""
-        if asks_capability(run.question.text):
+        if asks_capability(run.own):
             return self.settings.evidence_capability_threshold
         return self.settings.evidence_threshold
 

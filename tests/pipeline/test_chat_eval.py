@@ -1,4 +1,5 @@
-"""Questions typed with a typo are answered as well as the same questions spelt right.
+"""Questions typed as people type in chat are answered as well as the same questions written
+out: with a typo, or wrapped in a greeting, thanks and emoji.
 
 Chat is typed fast. Each of a development set's questions is asked again with one typo in its
 rarest long word (two letters swapped, one dropped, one doubled, or a key next to the right
@@ -6,6 +7,13 @@ one), and ``citebot eval`` must still find the right section about as often. Mea
 ten development sets when typos came to be read (session 23): cited right 85.9% as written,
 47.8% with the typo left as typed, 82.9% with it read as meant; on Click's docs, the set here,
 with these typos: 94.7%, 47.4% and 84.2% (fact stated 94.7% as written, 84.2% read as meant).
+
+Chat is also friendly: "hey team :wave: quick q - … thx in advance :pray:". Each question is
+asked again wrapped in a greeting or an opener and in thanks or an emoji (Slack's shortcodes,
+Unicode), chosen by its hash. Measured on the ten development sets when the wrapping came to be
+taken off (session 24): cited right 85.9% as written, 54.1% wrapped and read as typed, 85.9%
+with the wrapping taken off; with a second list of wrappings the reader was not written
+against, 55.7% and 85.9%. On Click's docs, the set here: 94.7%, 42.1% and 94.7%.
 """
 
 from __future__ import annotations
@@ -31,6 +39,18 @@ from tests.pipeline.devsets import DEVSETS
 CLICK = DEVSETS["devset2"]
 _ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _WORD = re.compile(r"(?<![\w./`-])[a-z]{6,}(?![\w/`-])")
+_OPENING = (
+    "hey team, ",
+    "Hi all! ",
+    "hello folks :wave: quick question: ",
+    "morning! ",
+    "yo ",
+    "sorry if this is a dumb question, but ",
+    "Hey everyone :wave::skin-tone-2: ",
+    "not sure this is the right channel but ",
+    "",
+)
+_CLOSING = (" thanks!", " thx in advance :pray:", " cheers", " 🙏", " :thinking_face:", " TIA", "")
 
 
 def _next_key(letter: str) -> str:
@@ -64,6 +84,13 @@ def _mistyped(case: Case, lexicon: Lexicon) -> Case:
     return dataclasses.replace(case, question=question)
 
 
+def _wrapped(case: Case) -> Case:
+    """``case`` with its question wrapped in chat: an opening, a closing, or both."""
+    digest = hashlib.md5(case.question.encode()).digest()
+    opening, closing = _OPENING[digest[0] % len(_OPENING)], _CLOSING[digest[1] % len(_CLOSING)]
+    return dataclasses.replace(case, question=f"{opening}{case.question}{closing or ' ty!'}")
+
+
 @pytest.fixture(scope="module")
 def click_docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
     kb = ingest_devset(CLICK.folder, CLICK.url_base, tmp_path_factory.mktemp("click"))
@@ -92,5 +119,26 @@ def test_questions_with_a_typo_are_answered_from_the_right_section(
     assert m["cited_right"] >= 0.80, table
     assert m["fact_stated"] >= 0.80, table
     # a typo is no reason to answer what the docs do not cover
+    assert m["by_kind"]["uncovered"]["rate"] == 1.0, table
+    assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
+
+
+def test_questions_wrapped_in_chat_are_answered_as_if_asked_plainly(
+    click_docs: KnowledgeStore, embedder: Embedder
+) -> None:
+    cases = parse_cases((CLICK.folder / "questions.yaml").read_text(encoding="utf-8"), fmt="yaml")
+    wrapped = [_wrapped(c) for c in cases if not c.history]
+    settings = PipelineSettings()
+    pipeline = Pipeline(click_docs, embedder=embedder, llm=None, web=None, settings=settings)
+    report = asyncio.run(
+        run_eval(
+            wrapped, pipeline.answer, retrieval=RetrievalCheck(click_docs, top_k=settings.top_k)
+        )
+    )
+    m = report.metrics()
+    table = report.table()
+    # 42.1% when the wrapping was read as part of the question
+    assert m["cited_right"] >= 0.90, table
+    assert m["fact_stated"] >= 0.90, table
     assert m["by_kind"]["uncovered"]["rate"] == 1.0, table
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
