@@ -84,7 +84,8 @@ _THANKS = re.compile(
     r"|ty(?:sm)?|tia|cheers|ta|much\s+appreciated|appreciated|appreciate\s+(?:it|any\s+help)"
     r"|(?:any\s+)?(?:help|pointers|advice|ideas|tips)\s+(?:is\s+|are\s+|would\s+be\s+)?"
     r"(?:much\s+|greatly\s+|really\s+)?appreciated"
-    r"|please|pls|plz|lol|haha|hth"
+    # "cc" is what is left of "cc @alice" once the platform took the mention off
+    r"|please|pls|plz|lol|haha|hth|cc"
     rf")[\s.!{_MARK}]*$",
     re.I,
 )

@@ -177,3 +177,16 @@ async def test_everyone_in_model_output_never_pings(start_bot: StartBot, fake: F
     assert not re.search(r"@(everyone|here)\b", final.json["content"]), (
         "defanged in the final render too"
     )
+
+
+async def test_the_question_is_the_message_without_who_it_addresses(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
+    h = await start_bot()
+    h.answerer.script = lambda q: streamed(q)
+    await fake.user_says(
+        "<@&4001> how often do keys rotate in <#5005>? cc <@!6006> @here", mention_bot=True
+    )
+    await fake.wait_call("PATCH", EDIT, is_final)
+    (q,) = h.answerer.questions
+    assert q.text == "how often do keys rotate in ? cc"

@@ -46,6 +46,7 @@ ASKED = "how long are samples kept?"
         f"{ASKED} much appreciated",
         f"{ASKED} cheers",
         f"{ASKED} TIA",
+        f"{ASKED} cc",
         f"{ASKED} :pray:",
         f"{ASKED} :thumbsup::skin-tone-2:",
         f"{ASKED} :+1:",

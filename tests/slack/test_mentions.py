@@ -116,3 +116,16 @@ async def test_disallowed_workspace_is_ignored(make_harness):
     await h.bot.drain()
     assert h.answerer.questions == []
     assert [m for m in h.fake.methods() if m != "auth.test"] == []
+
+
+async def test_the_question_is_what_the_person_typed_without_who_it_addresses(make_harness):
+    h = await make_harness()
+    # Slack's message format: a colleague cc'd, a user group, a link as typed, escaped "&"/"<"
+    text = (
+        "<!subteam^S0614TZR7|@platform> is <https://docs.example.com/a?x=1&amp;y=2|our guide> "
+        "right that `a &amp;&amp; b &lt; c` fails in <#C222|deploys>? cc <@U333|alice>"
+    )
+    await h.event(mention(text, ts="1700000200.000001"))
+    await h.fake.wait_for("chat.stopStream")
+    (question,) = h.answerer.questions
+    assert question.text == "is our guide right that `a && b < c` fails in #deploys? cc"

@@ -8,7 +8,7 @@ import pytest
 
 from bots.core.dedupe import Dedupe, MemoryBackend, RedisBackend, build_dedupe
 from bots.platforms.slack.history import BotIdentity, turns
-from bots.platforms.slack.text import mentions, quiet, strip_mention
+from bots.platforms.slack.text import mentions, question_text, quiet, strip_mention
 from bots.settings import load_settings
 from pipeline.question import Turn
 from tests.fakes.redis_server import redis_server
@@ -86,6 +86,17 @@ def test_mentions_and_stripping():
     assert not mentions("hi <@UOTHER>", "UBOT")
     assert strip_mention("<@UBOT>  what is  <@U2>?", "UBOT") == "what is <@U2>?"
     assert strip_mention("<@UBOT> line one\n\nline two", "UBOT") == "line one\n\nline two"
+
+
+def test_question_text_is_slack_markup_read_back_to_what_was_typed():
+    assert question_text("<@UBOT> <@U2> what is <!here> this?", "UBOT") == "what is this?"
+    assert question_text("see <https://x.example/a|x.example/a> and <http://b.example>", None) == (
+        "see x.example/a and http://b.example"
+    )
+    assert question_text("in <#C123|general> or <#C124>?", None) == "in #general or ?"
+    assert question_text("is 1 &lt; 2 &amp;&amp; 3 &gt; 2?", None) == "is 1 < 2 && 3 > 2?"
+    # decoded once: "&amp;lt;" is what someone typed as "&lt;"
+    assert question_text("what does &amp;lt; mean?", None) == "what does &lt; mean?"
 
 
 def test_quiet_removes_broadcast_pings():

@@ -20,9 +20,16 @@ def estimate_tokens(text: str) -> int:
     return len(text) // 4 + 1
 
 
-def strip_mentions(text: str, me: discord.abc.Snowflake, role_id: int | None = None) -> str:
-    pattern = rf"<@!?{me.id}>" + (rf"|<@&{role_id}>" if role_id else "")
-    return re.sub(pattern, "", text).strip()
+#: a person, a role or a channel, as a message's content carries them, and the broadcasts
+_ADDRESS = re.compile(r"<(?:@[!&]?|#)\d+>|@(?:everyone|here)\b")
+_SPACES = re.compile(r"[ \t]{2,}")
+
+
+def question_text(text: str) -> str:
+    """What a person asked: the message without who it is addressed to ("<@…> can you check:
+    …", "cc <@…>", "@here"). A person's name is no part of the question, and no document has
+    it: left in, it would leave every passage short of a name the question writes."""
+    return _SPACES.sub(" ", _ADDRESS.sub(" ", text)).strip()
 
 
 def turn_of(message: discord.Message, me: discord.abc.Snowflake) -> Turn | None:
@@ -30,7 +37,7 @@ def turn_of(message: discord.Message, me: discord.abc.Snowflake) -> Turn | None:
         return None
     if message.author.id == me.id:
         return Turn("assistant", _LINKED_MARKER.sub(r"[\1]", message.content))
-    text = strip_mentions(message.content, me)
+    text = question_text(message.content)
     return Turn("user", text) if text else None
 
 

@@ -17,7 +17,7 @@ from bots.core.channels import is_question
 from bots.core.dedupe import THREAD_TTL
 from bots.platforms.base import Responder
 from bots.platforms.discord.files import offered_files
-from bots.platforms.discord.history import conversation_history, strip_mentions
+from bots.platforms.discord.history import conversation_history, question_text
 from bots.platforms.discord.places import is_allowed, place_of
 from bots.platforms.discord.ports import DiscordAdapter
 from bots.platforms.discord.responder import MessageSurface
@@ -159,13 +159,7 @@ class QuestionListener(commands.Cog):
             return ()
 
     def _text(self, message: discord.Message) -> str:
-        me = self.bot.user
-        assert me is not None
-        role = message.guild.self_role if message.guild is not None else None
-        text = strip_mentions(message.content, me, role.id if role is not None else None)
-        for user in message.mentions:
-            text = re.sub(rf"<@!?{user.id}>", "@" + user.display_name, text)
-        return text
+        return question_text(message.content)
 
     async def _answer(
         self,

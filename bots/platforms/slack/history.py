@@ -12,7 +12,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from pipeline.question import Turn
 
-from .text import approx_tokens, strip_mention
+from .text import approx_tokens, question_text
 
 log = logging.getLogger("citebot.slack")
 
@@ -86,7 +86,7 @@ def turns(
                 continue
             turn = Turn("user", text)
         else:
-            turn = Turn("user", strip_mention(text, me.user_id))
+            turn = Turn("user", question_text(text, me.user_id))
         cost = approx_tokens(turn.text)
         if used + cost > budget_tokens:
             break

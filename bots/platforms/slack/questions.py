@@ -7,7 +7,7 @@ from typing import Any
 from pipeline.question import Place, PlaceKind, Question, Trigger, Turn
 
 from .access import place_kind
-from .text import strip_mention
+from .text import question_text
 
 #: message subtypes that are still a person's words
 USER_TEXT_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
@@ -43,7 +43,7 @@ def from_event(
     """``kind`` is who can read the channel when the event does not say (an app_mention)."""
     asker = event.get("user") or event.get("bot_id") or "unknown"
     return Question(
-        text=strip_mention(event.get("text") or "", bot_user_id),
+        text=question_text(event.get("text") or "", bot_user_id),
         asker=str(asker),
         place=Place(
             "slack",

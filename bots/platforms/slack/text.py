@@ -20,6 +20,30 @@ def strip_mention(text: str, user_id: str | None) -> str:
     return _SPACES.sub(" ", stripped).strip()
 
 
+#: a person, a user group or a broadcast: ``<@U…>``, ``<@U…|name>``, ``<!subteam^S…|@team>``,
+#: ``<!here>``
+_ADDRESS = re.compile(r"<[@!][^<>]*>")
+_CHANNEL = re.compile(r"<#[CG][A-Z0-9]+(?:\|(?P<name>[^<>]*))?>")
+#: a link as Slack sends it: the URL, then what the person typed when it differs
+_LINK = re.compile(r"<(?P<url>(?:https?|mailto|ftp|tel):[^<>|]*)(?:\|(?P<label>[^<>]*))?>")
+
+
+def question_text(text: str, user_id: str | None) -> str:
+    """What a person asked, as they typed it: Slack's message format read back to plain text.
+
+    Who is addressed is no part of the question ("<@U024BE7LH> can you check: …", "cc
+    <@U…>"): a user id is a name no document has, so it would leave every passage short of it.
+    A link is the text the person typed (Slack sends ``<https://…|what they typed>``), a
+    channel its ``#name``, and ``&lt;``, ``&gt;`` and ``&amp;`` the characters they stand for
+    (`Slack's formatting reference <https://docs.slack.dev/messaging/formatting-message-text>`_).
+    """
+    text = _ADDRESS.sub(" ", strip_mention(text, user_id))
+    text = _CHANNEL.sub(lambda m: f"#{m['name']}" if m["name"] else " ", text)
+    text = _LINK.sub(lambda m: m["label"] or m["url"], text)
+    text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return _SPACES.sub(" ", text).strip()
+
+
 def approx_tokens(text: str) -> int:
     # ~4 characters per token for English prose; exact counts would need the model's tokenizer
     return len(text) // 4 + 1
