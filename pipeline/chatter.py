@@ -36,6 +36,15 @@ _PICTOGRAPH = re.compile(
 )
 #: where an emoji stood: it parts a greeting from what follows ("morning :wave: only …")
 _MARK = "\u2063"
+#: emphasis as Slack and Discord write it: ``*bold*``, ``**bold**``, ``_italics_``. A name in
+#: underscores (``__init__``, ``_private``) has no space-free letters on both sides of one
+#: underscore, so it is not taken for italics.
+_EMPHASIS = re.compile(
+    r"(?<![\w*])(\*\*?)(?=[^\s*])([^*\n]*?[^\s*])\1(?![\w*])"
+    r"|(?<![\w_])_(?=[^\s_])([^_\n]*?[^\s_])_(?![\w_])"
+)
+#: struck-through words are taken back: "how do I ~delete~ archive a project"
+_STRUCK = re.compile(r"(?<![\w~])~(?=[^\s~])[^~\n]*?[^\s~]~(?![\w~])")
 _WHO = (
     r"(?:all|everyone|everybody|folks|team|guys|gang|y'?all|there|people|friends|again"
     r"|@\w+(?:\s+team)?)"
@@ -99,7 +108,7 @@ def unwrapped(text: str) -> str:
     out: list[str] = []
     at = 0
     for start, end in [*spans, (len(text), len(text))]:
-        out.append(_no_emoji(text[at:start]))
+        out.append(_plain(text[at:start]))
         out.append(text[start:end])
         at = end
     bare = _ends("".join(out).strip())
@@ -107,7 +116,9 @@ def unwrapped(text: str) -> str:
     return bare if any(c.isalnum() for c in bare) else text
 
 
-def _no_emoji(text: str) -> str:
+def _plain(text: str) -> str:
+    """``text`` without emoji and emphasis, and without what it struck through."""
+    text = _EMPHASIS.sub(lambda m: m[2] if m[2] is not None else m[3], _STRUCK.sub(" ", text))
     return _PICTOGRAPH.sub(_MARK, _CUSTOM.sub(_MARK, _SHORTCODE.sub(_MARK, text)))
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from workflows import Context, step
 
 from citations.model import Source
-from pipeline import chatter, numeronyms, prompts, typos
+from pipeline import chatter, numeronyms, pasted, prompts, typos
 from pipeline.attachments import attachment_hits, skipped_notes
 from pipeline.errors import failure_reason, one_line
 from pipeline.extracted import numbered
@@ -44,18 +44,23 @@ class RetrievalSteps(WorkflowBase):
 
     @staticmethod
     def _unwrapped(run: RunState, question: Question) -> Question:
-        """``question`` and the thread's earlier questions without the greetings, thanks and
-        emoji their messages wrap them in (``pipeline/chatter.py``)."""
-        text = chatter.unwrapped(question.text)
+        """``question`` and the thread's earlier questions in the asker's own words: without the
+        greeting, thanks and emoji their messages wrap them in (``pipeline/chatter.py``) and
+        the config or log they paste (``pipeline/pasted.py``)."""
+
+        def own(text: str) -> str:
+            return pasted.prose(chatter.unwrapped(text))
+
+        text = own(question.text)
         history = tuple(
-            replace(turn, text=chatter.unwrapped(turn.text)) if turn.role == "user" else turn
+            replace(turn, text=own(turn.text)) if turn.role == "user" else turn
             for turn in question.history
         )
         if text == question.text and history == question.history:
             return question
         if text != question.text:
-            run.own = chatter.unwrapped(run.own)
-            run.trace("condense", "read without the chat around it", query=text)
+            run.own = own(run.own)
+            run.trace("condense", "read without the chat around it or what it pastes", query=text)
         return replace(question, text=text, history=history)
 
     async def _spelled_out(self, run: RunState, question: Question) -> Question:

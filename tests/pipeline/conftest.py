@@ -59,3 +59,29 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
     assert report.added == len(DOCS)
     yield kb
     kb.close()
+
+
+STORAGE = """# Storage
+
+## Retention
+
+Prometheus keeps samples for 15 days by default. Set `--storage.tsdb.retention.time` to keep
+them longer; the retention applies to the whole database.
+
+## Remote write
+
+Prometheus can send every sample it scrapes to a remote endpoint with `remote_write`.
+"""
+
+
+@pytest.fixture(scope="module")
+def storage_docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
+    """One page of two sections (retention, remote write), as https://docs.example.com/."""
+    # imported here: the dev sets' checks are rewritten for assertions once this file ran
+    from tests.pipeline.devset_eval import ingest_pages
+
+    kb = ingest_pages(
+        {"storage.md": STORAGE}, tmp_path_factory.mktemp("docs"), tmp_path_factory.mktemp("data")
+    )
+    yield kb
+    kb.close()

@@ -84,6 +84,21 @@ def _mistyped(case: Case, lexicon: Lexicon) -> Case:
     return dataclasses.replace(case, question=question)
 
 
+_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.S)
+
+
+def _pasted(case: Case, blocks: list[str]) -> Case:
+    """``case`` with one of ``blocks`` pasted before or after its question."""
+    digest = hashlib.md5(case.question.encode()).digest()
+    block = "\n".join(blocks[digest[0] % len(blocks)].splitlines()[:8])
+    question = (
+        f"here's our config:\n```\n{block}\n```\n{case.question}"
+        if digest[1] % 2
+        else f"{case.question} this is what we have:\n```\n{block}\n```"
+    )
+    return dataclasses.replace(case, question=question)
+
+
 def _wrapped(case: Case) -> Case:
     """``case`` with its question wrapped in chat: an opening, a closing, or both."""
     digest = hashlib.md5(case.question.encode()).digest()
@@ -141,4 +156,28 @@ def test_questions_wrapped_in_chat_are_answered_as_if_asked_plainly(
     assert m["cited_right"] >= 0.90, table
     assert m["fact_stated"] >= 0.90, table
     assert m["by_kind"]["uncovered"]["rate"] == 1.0, table
+    assert m["by_kind"]["off_topic"]["rate"] == 1.0, table
+
+
+def test_questions_with_a_pasted_block_are_answered_as_if_asked_plainly(
+    click_docs: KnowledgeStore, embedder: Embedder
+) -> None:
+    cases = parse_cases((CLICK.folder / "questions.yaml").read_text(encoding="utf-8"), fmt="yaml")
+    assert isinstance(click_docs, Corpus)
+    blocks = [b for t in click_docs.corpus_texts() for b in _BLOCK.findall(t) if b.count("\n") >= 2]
+    assert len(blocks) >= 20
+    pasted = [_pasted(c, blocks) for c in cases if not c.history]
+    settings = PipelineSettings()
+    pipeline = Pipeline(click_docs, embedder=embedder, llm=None, web=None, settings=settings)
+    report = asyncio.run(
+        run_eval(
+            pasted, pipeline.answer, retrieval=RetrievalCheck(click_docs, top_k=settings.top_k)
+        )
+    )
+    m = report.metrics()
+    table = report.table()
+    assert m["cited_right"] >= 0.90, table
+    assert m["fact_stated"] >= 0.90, table
+    assert m["by_kind"]["uncovered"]["rate"] == 1.0, table
+    # a pasted block of the docs' own code is no reason to answer an off-topic question
     assert m["by_kind"]["off_topic"]["rate"] == 1.0, table

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from connectors.knowledge.store import KnowledgeStore
@@ -13,7 +11,6 @@ from pipeline.config import PipelineSettings
 from pipeline.events import Route
 from pipeline.ports import Embedder
 from pipeline.question import Question, Turn
-from tests.pipeline.devset_eval import ingest_pages
 
 ASKED = "how long are samples kept?"
 
@@ -53,6 +50,11 @@ ASKED = "how long are samples kept?"
         f"{ASKED} 🙏🏽",
         f"{ASKED} <:blobthink:1234567890>",
         f"hey team :wave: quick q - {ASKED} thx in advance :pray:",
+        # emphasis as chat writes it: the words stay, the marks go
+        "how long are *samples* kept?",
+        "how long are **samples** kept?",
+        "how long are _samples_ kept?",
+        "how long are samples ~stored~ kept?",
     ],
 )
 def test_greetings_openers_thanks_and_emoji_are_taken_off(message: str) -> None:
@@ -73,6 +75,10 @@ def test_greetings_openers_thanks_and_emoji_are_taken_off(message: str) -> None:
         ("what does a.b:c:d mean?", "what does a.b:c:d mean?"),
         # an emoji inside the question only leaves its words
         ("I ❤️ the TSDB, how big does it get?", "I the TSDB, how big does it get?"),
+        # a name in underscores and a glob are not emphasis
+        ("what does __init__ do with _private?", "what does __init__ do with _private?"),
+        ("does *.py match **/*.md?", "does *.py match **/*.md?"),
+        ("is 2 * 3 * 4 too many?", "is 2 * 3 * 4 too many?"),
         # all wrapping, no question: left as written
         ("thanks!", "thanks!"),
         (":wave:", ":wave:"),
@@ -83,28 +89,6 @@ def test_greetings_openers_thanks_and_emoji_are_taken_off(message: str) -> None:
 )
 def test_what_is_not_wrapping_stays(message: str, question: str) -> None:
     assert unwrapped(message) == question
-
-
-STORAGE = """# Storage
-
-## Retention
-
-Prometheus keeps samples for 15 days by default. Set `--storage.tsdb.retention.time` to keep
-them longer; the retention applies to the whole database.
-
-## Remote write
-
-Prometheus can send every sample it scrapes to a remote endpoint with `remote_write`.
-"""
-
-
-@pytest.fixture(scope="module")
-def storage_docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
-    kb = ingest_pages(
-        {"storage.md": STORAGE}, tmp_path_factory.mktemp("docs"), tmp_path_factory.mktemp("data")
-    )
-    yield kb
-    kb.close()
 
 
 async def test_a_wrapped_question_is_answered_as_the_question_itself(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from connectors.knowledge.store import KnowledgeStore
@@ -14,7 +12,6 @@ from pipeline.evidence import Lexicon
 from pipeline.ports import Embedder
 from pipeline.question import Question
 from pipeline.typos import Speller, respelled, slip, typos
-from tests.pipeline.devset_eval import ingest_pages
 
 # the embedder's whole words, as far as these tests need them
 VOCABULARY = frozenset(
@@ -143,28 +140,6 @@ def test_typos_are_replaced_where_they_were_read() -> None:
         "is retention in `a retension` the retention?"
     )
     assert respelled(text, {}) == text
-
-
-STORAGE = """# Storage
-
-## Retention
-
-Prometheus keeps samples for 15 days by default. Set `--storage.tsdb.retention.time` to keep
-them longer; the retention applies to the whole database.
-
-## Remote write
-
-Prometheus can send every sample it scrapes to a remote endpoint with `remote_write`.
-"""
-
-
-@pytest.fixture(scope="module")
-def storage_docs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
-    kb = ingest_pages(
-        {"storage.md": STORAGE}, tmp_path_factory.mktemp("docs"), tmp_path_factory.mktemp("data")
-    )
-    yield kb
-    kb.close()
 
 
 async def test_a_question_with_a_typo_is_answered_and_says_how_it_was_read(
