@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from workflows import Context, step
 
 from citations.model import Source
-from pipeline import chatter, numeronyms, pasted, prompts, typos
+from pipeline import chatter, numeronyms, pasted, prompts, shorthand, typos
 from pipeline.attachments import attachment_hits, skipped_notes
 from pipeline.errors import failure_reason, one_line
 from pipeline.extracted import numbered
@@ -64,8 +64,9 @@ class RetrievalSteps(WorkflowBase):
         return replace(question, text=text, history=history)
 
     async def _spelled_out(self, run: RunState, question: Question) -> Question:
-        """``question`` as the documents spell it: its numeronyms spelt out ("k8s") and its
-        typos read as the words meant ("retension"), the latter told in a note."""
+        """``question`` as the documents spell it: its numeronyms spelt out ("k8s"), its chat
+        shorthand read out ("deps") and its typos read as the words meant ("retension"), the
+        last told in a note."""
         lexicon = await self.lexicons.get()
         if lexicon is None:
             return question
@@ -77,6 +78,12 @@ class RetrievalSteps(WorkflowBase):
             run.trace(
                 "condense", "spelled out " + ", ".join(f"{k} as {v}" for k, v in words.items())
             )
+        uses = lexicon.speller.uses
+        short = shorthand.spelled_out(text, lambda w: uses.get(w, 0))
+        if short:
+            run.own = shorthand.spell_out(run.own, short)
+            text = shorthand.spell_out(text, short)
+            run.trace("condense", "read " + ", ".join(f"{k} as {v}" for k, v in short.items()))
         vocabulary = self.embedding_grader.embedder.vocabulary
         misspelt = typos.typos(text, lexicon.speller, lexicon.writes, vocabulary)
         if misspelt:
