@@ -78,6 +78,14 @@ _LABEL_WORDS = re.compile(r"\S\s+\S|`")
 _DEFINED = re.compile(r"^[ ]{0,3}\[(?P<label>[^\]\n]+)\]:", re.M)
 # a code span, whose text is never markup (`<br>`, `[x]`); it stays within a paragraph
 CODE_SPAN = re.compile(r"(?<!`)(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`)", re.S)
+
+
+def code_blanked(text: str) -> str:
+    """``text`` with its code spans blanked out, every other character where it was: to find
+    a question's words outside code and replace them in place."""
+    return CODE_SPAN.sub(lambda m: " " * len(m[0]), text)
+
+
 # a preformatted HTML block: code
 PRE = re.compile(r"<pre\b[^>]*>(?P<body>.*?)</pre>", re.I | re.S)
 _LANGUAGE = re.compile(r"<code\b[^>]*\bclass=[\"'][^\"']*?language-(?P<lang>[\w+-]+)", re.I)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from pipeline.markup import CODE_SPAN
+from pipeline.markup import code_blanked
+from pipeline.words import replaced
 
 __all__ = ["spell_out", "spelled_out"]
 
@@ -103,11 +104,10 @@ _WORD = re.compile(r"(?<![\w./@#$`-])(?:w/o|w/|b/c|[a-z]+)(?![\w`]|[./-]\w)")
 def spelled_out(text: str, uses: Callable[[str], int]) -> dict[str, str]:
     """Each shorthand in ``text`` outside code mapped to the long form read for it: the one
     the documents write in more chunks (``uses``) than the shorthand itself."""
-    code = [m.span() for m in CODE_SPAN.finditer(text)]
     found: dict[str, str] = {}
-    for match in _WORD.finditer(text):
+    for match in _WORD.finditer(code_blanked(text)):
         short = match[0]
-        if short in found or any(start <= match.start() < end for start, end in code):
+        if short in found:
             continue
         if short in _ENGLISH:
             found[short] = _ENGLISH[short]
@@ -122,12 +122,4 @@ def spelled_out(text: str, uses: Callable[[str], int]) -> dict[str, str]:
 def spell_out(text: str, words: dict[str, str]) -> str:
     """``text`` with each shorthand of ``words`` (:func:`spelled_out`) read as its long form,
     outside code."""
-    if not words:
-        return text
-    code = [m.span() for m in CODE_SPAN.finditer(text)]
-
-    def long(match: re.Match[str]) -> str:
-        inside = any(start <= match.start() < end for start, end in code)
-        return match[0] if inside else words.get(match[0], match[0])
-
-    return _WORD.sub(long, text)
+    return replaced(text, _WORD.finditer(code_blanked(text)), words) if words else text

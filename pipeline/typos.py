@@ -31,8 +31,8 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from pipeline.asked import readable
-from pipeline.markup import CODE_SPAN
-from pipeline.words import inflected
+from pipeline.markup import code_blanked
+from pipeline.words import inflected, replaced
 
 __all__ = ["SHORTEST", "Speller", "respelled", "slip", "typos"]
 
@@ -195,19 +195,10 @@ def typos(
 def respelled(text: str, words: Mapping[str, str]) -> str:
     """``text`` with each typo of ``words`` (:func:`typos`) replaced by the word meant, where
     :func:`typos` reads words (not in a code span or a link)."""
-    if not words:
-        return text
-    out, at = [], 0
-    for match in _words(text):
-        if match[0] in words:
-            out += [text[at : match.start()], words[match[0]]]
-            at = match.end()
-    return "".join([*out, text[at:]])
+    return replaced(text, _words(text), words) if words else text
 
 
 def _words(text: str) -> Iterator[re.Match[str]]:
     """The words of ``text`` that may be typos, where they are; code spans and links are
     blanked out first, keeping every other word where it is."""
-    for pattern in (CODE_SPAN, _LINK):
-        text = pattern.sub(lambda m: " " * len(m[0]), text)
-    return _WORD.finditer(text)
+    return _WORD.finditer(_LINK.sub(lambda m: " " * len(m[0]), code_blanked(text)))

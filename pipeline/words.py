@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from citations.phrasings import phrasing_terms
 from citations.spelling import american
@@ -248,3 +248,14 @@ def spellings_of(text: str) -> set[str]:
     words = set(TOKEN.findall(text.lower()))
     acronyms = {EXACT + m["acronym"].lower() for m in _ACRONYM_PLURAL.finditer(text)}
     return {EXACT + w for w in words} | {FOLDED + singular(w) for w in words} | acronyms
+
+
+def replaced(text: str, found: Iterable[re.Match[str]], words: Mapping[str, str]) -> str:
+    """``text`` with each match of ``found`` (in order, on ``text`` or a copy of it with the
+    same positions) that ``words`` has replaced by what ``words`` maps it to."""
+    out, at = [], 0
+    for match in found:
+        if match[0] in words:
+            out += [text[at : match.start()], words[match[0]]]
+            at = match.end()
+    return "".join([*out, text[at:]])

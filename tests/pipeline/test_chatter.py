@@ -44,6 +44,7 @@ ASKED = "how long are samples kept?"
         f"{ASKED} cheers",
         f"{ASKED} TIA",
         f"{ASKED} cc",
+        f"{ASKED} - cheers",
         f"{ASKED} :pray:",
         f"{ASKED} :thumbsup::skin-tone-2:",
         f"{ASKED} :+1:",

@@ -26,6 +26,10 @@ CONFIG = "```yaml\nglobal:\n  scrape_interval: 15s\nstorage:\n  retention_time: 
         # a block left open runs to the end of the message
         f"{ASKED} ours:\n```\nretention_time: 30d",
         f"{ASKED} ~~~\nretention_time: 30d\n~~~",
+        # a block inside the sentence leaves one space
+        "how long is the ```30d``` retention of samples?",
+        # six words announce
+        f"{ASKED} this is what we have here:\n{CONFIG}",
     ],
 )
 def test_pasted_blocks_and_the_words_announcing_them_are_left_out(message: str) -> None:
@@ -42,6 +46,11 @@ def test_pasted_blocks_and_the_words_announcing_them_are_left_out(message: str) 
         (
             "how do I keep samples longer in our setup:\n```\nx\n```",
             "how do I keep samples longer in our setup:",
+        ),
+        # seven words are a clause of the question
+        (
+            f"{ASKED} this is what we have right here:\n{CONFIG}",
+            f"{ASKED} this is what we have right here:",
         ),
         # inline code is the asker's words
         ("how do I set `retention_time`?", "how do I set `retention_time`?"),

@@ -34,6 +34,7 @@ def test_shorthand_the_documents_write_or_whose_long_form_they_do_not_stays() ->
 def test_shorthand_in_code_paths_flags_and_names_stays() -> None:
     for text in (
         "what does `deps` do?",
+        "what does `cargo deps list` do?",
         "is target/deps cleaned?",
         "what is --deps for?",
         "does deps.json matter?",
@@ -43,6 +44,10 @@ def test_shorthand_in_code_paths_flags_and_names_stays() -> None:
         assert spelled_out(text, USES.__getitem__) == {}, text
     found = {"deps": "dependencies"}
     assert spell_out("`deps` and deps", found) == "`deps` and dependencies"
+    assert spell_out("`x deps y` and deps", found) == "`x deps y` and dependencies"
+    # a word in code before the shorthand outside it does not hide it
+    assert spelled_out("is `x deps y` or deps right?", USES.__getitem__) == {"deps": "dependencies"}
+    assert spell_out("deps `x`", {}) == "deps `x`"
 
 
 async def test_a_question_in_shorthand_is_answered_and_the_trace_says_how_it_was_read(
