@@ -219,10 +219,6 @@ def test_closeness_cost_per_question() -> None:
     encoder = MiniLMEncoder()
     encoder.load()
 
-    for i in range(1, QUESTIONS, 3):
-        question, texts = questions[i]
-        questions[i] = (f"hey team :wave: quick q - {question} thx in advance :pray:", texts)
-
     async def measure(i: int, new: bool) -> None:
         question, chosen = questions[i]
         texts = [t for _, t in chosen]
