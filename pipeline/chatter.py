@@ -15,15 +15,21 @@ code: Slack's ``:shortcode:``, Discord's custom ``<:name:id>`` and Unicode picto
 greeting counts only when the message goes on after it as a message does ("hey, …", "hi all
 …", "hello how do I …"), so "hello world example" keeps its words. A message that is nothing
 but wrapping ("thanks!") is left as it is.
+
+A message typed in capitals is read in lower case (:func:`unshouted`), but for the words the
+documents never write, which stay names: in capitals, "SENTRY" or "CLOUD RUN" may be a name
+as well as a word.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from pipeline.markup import CODE_SPAN
+from pipeline.markup import CODE_SPAN, code_blanked
+from pipeline.words import replaced
 
-__all__ = ["unwrapped"]
+__all__ = ["unshouted", "unwrapped"]
 
 #: Slack's emoji shortcodes (``:wave:``, ``:+1:``, ``:thumbsup::skin-tone-2:``), never inside a
 #: word or a path of colons (``std::fs::read``, ``10:30:00``)
@@ -99,6 +105,8 @@ _THANKS = re.compile(
     re.I,
 )
 _SPACES = re.compile(r"[ \t]{2,}")
+_SHOUTED_WORD = re.compile(r"[^\W\d_]{2,}")
+_SHOUTED_WORDS = 3
 
 
 def unwrapped(text: str) -> str:
@@ -114,6 +122,20 @@ def unwrapped(text: str) -> str:
     bare = _ends("".join(out).strip())
     bare = _SPACES.sub(" ", bare.replace(_MARK, " ")).strip()
     return bare if any(c.isalnum() for c in bare) else text
+
+
+def unshouted(text: str, writes: Callable[[str], bool]) -> str:
+    """``text`` in lower case where it is typed in capitals (three words or more and no
+    lower-case letter outside code), but for the words the documents never write (``writes``
+    takes a word in lower case): those are read as names (``Datadog``), which a passage must
+    have. In capitals every word reads as an acronym ("HOW BIG DO …"), a name the documents
+    must write."""
+    prose = code_blanked(text)
+    words = list(_SHOUTED_WORD.finditer(prose))
+    if len(words) < _SHOUTED_WORDS or any(c.islower() for c in prose):
+        return text
+    read = {w[0]: w[0].lower() if writes(w[0].lower()) else w[0].capitalize() for w in words}
+    return replaced(text, words, read)
 
 
 def _plain(text: str) -> str:

@@ -64,13 +64,18 @@ class RetrievalSteps(WorkflowBase):
         return replace(question, text=text, history=history)
 
     async def _spelled_out(self, run: RunState, question: Question) -> Question:
-        """``question`` as the documents spell it: its numeronyms spelt out ("k8s"), its chat
-        shorthand read out ("deps") and its typos read as the words meant ("retension"), the
-        last told in a note."""
+        """``question`` as the documents spell it: in lower case if typed in capitals, its
+        numeronyms spelt out ("k8s"), its chat shorthand read out ("deps") and its typos read
+        as the words meant ("retension"), the last told in a note."""
         lexicon = await self.lexicons.get()
         if lexicon is None:
             return question
-        text = question.text
+        # a word only the embedder knows may be a name in capitals ("SENTRY", "CLOUD RUN"):
+        # read as one, it keeps the question off documents that never write it
+        text = chatter.unshouted(question.text, lexicon.writes)
+        if text != question.text:
+            run.own = chatter.unshouted(run.own, lexicon.writes)
+            run.trace("condense", "read in lower case", query=text)
         words = numeronyms.spelled_out(text, lexicon.phrases) if numeronyms.written(text) else {}
         if words:
             run.own = numeronyms.spell_out(run.own, words)

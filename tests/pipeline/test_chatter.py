@@ -6,7 +6,7 @@ import pytest
 
 from connectors.knowledge.store import KnowledgeStore
 from pipeline import Pipeline
-from pipeline.chatter import unwrapped
+from pipeline.chatter import unshouted, unwrapped
 from pipeline.config import PipelineSettings
 from pipeline.events import Route
 from pipeline.ports import Embedder
@@ -134,3 +134,36 @@ async def test_the_threads_earlier_questions_are_read_without_their_wrapping(
     for chatter in ("team", "wave", "pray", "thx", "cheers"):
         assert chatter not in query
     assert "samples" in query
+
+
+#: the words a set of docs writes, lower-case
+WRITTEN = frozenset({"how", "long", "are", "samples", "kept", "do", "set", "is", "on", "by"})
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("HOW LONG ARE SAMPLES KEPT?", "how long are samples kept?"),
+        # a word the documents never write stays a name, which a passage must have
+        ("HOW LONG ARE SAMPLES KEPT IN DATADOG?", "how long are samples kept In Datadog?"),
+        ("HOW DO I SET `MAX_AGE`?", "how do I set `MAX_AGE`?"),
+        # a few capitals are names and acronyms, not shouting
+        ("what is TLS?", "what is TLS?"),
+        ("WAL SIZE?", "WAL SIZE?"),
+        ("is WAL ON by default?", "is WAL ON by default?"),
+    ],
+)
+def test_a_message_typed_in_capitals_is_read_in_lower_case(message: str, question: str) -> None:
+    assert unshouted(message, WRITTEN.__contains__) == question
+
+
+async def test_a_question_in_capitals_is_answered_unless_it_names_what_the_docs_never_write(
+    storage_docs: KnowledgeStore, embedder: Embedder
+) -> None:
+    p = Pipeline(storage_docs, embedder=embedder, llm=None, web=None, settings=PipelineSettings())
+    # every word an acronym, none of which the documents write: refused before
+    done = await p.answer(Question(text="HOW LONG IS THE RETENTION OF SAMPLES BY DEFAULT?"))
+    assert done.route is Route.KNOWLEDGE_BASE
+    assert done.answer.references[0].url == "https://docs.example.com/storage.md#retention"
+    done = await p.answer(Question(text="HOW LONG IS THE RETENTION OF SAMPLES IN DATADOG?"))
+    assert done.route is Route.NO_ANSWER
