@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable
 
 from pipeline.markup import CODE_SPAN, code_blanked
-from pipeline.words import replaced
+from pipeline.words import STOP_FORMS, replaced
 
 __all__ = ["unshouted", "unwrapped"]
 
@@ -127,15 +127,21 @@ def unwrapped(text: str) -> str:
 def unshouted(text: str, writes: Callable[[str], bool]) -> str:
     """``text`` in lower case where it is typed in capitals (three words or more and no
     lower-case letter outside code), but for the words the documents never write (``writes``
-    takes a word in lower case): those are read as names (``Datadog``), which a passage must
+    takes a word in lower case) that are no stop words: those are read as names (``Datadog``), which a passage must
     have. In capitals every word reads as an acronym ("HOW BIG DO …"), a name the documents
     must write."""
     prose = code_blanked(text)
     words = list(_SHOUTED_WORD.finditer(prose))
     if len(words) < _SHOUTED_WORDS or any(c.islower() for c in prose):
         return text
-    read = {w[0]: w[0].lower() if writes(w[0].lower()) else w[0].capitalize() for w in words}
+    read = {w[0]: w[0].lower() if _word(w[0].lower(), writes) else w[0].capitalize() for w in words}
     return replaced(text, words, read)
+
+
+def _word(lower: str, writes: Callable[[str], bool]) -> bool:
+    """Whether ``lower`` is a word, not a name: a stop word ("how", "is") or one the documents
+    write."""
+    return lower in STOP_FORMS or writes(lower)
 
 
 def _plain(text: str) -> str:

@@ -145,7 +145,7 @@ WRITTEN = frozenset({"how", "long", "are", "samples", "kept", "do", "set", "is",
     [
         ("HOW LONG ARE SAMPLES KEPT?", "how long are samples kept?"),
         # a word the documents never write stays a name, which a passage must have
-        ("HOW LONG ARE SAMPLES KEPT IN DATADOG?", "how long are samples kept In Datadog?"),
+        ("HOW LONG ARE SAMPLES KEPT IN DATADOG?", "how long are samples kept in Datadog?"),
         ("HOW DO I SET `MAX_AGE`?", "how do I set `MAX_AGE`?"),
         # a few capitals are names and acronyms, not shouting
         ("what is TLS?", "what is TLS?"),
