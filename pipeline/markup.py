@@ -47,6 +47,10 @@ _TASK_BOX = re.compile(r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+(?P<box>\[[ xX]\][ \t]+)"
 # "{{% … %}}", mdBook "{{#include …}}"), a footnote reference ("[^1]"): none is text
 _INVISIBLE = re.compile(
     r"<!--(?s:.*?)-->|\{%.*?%\}|\{#.*?#\}|\{\{[<%].*?[>%]\}\}|\{\{#\w.*?\}\}|\[\^[^\]\n]+\](?!:)"
+    # a script or style (a VitePress page's ``<script setup>``) and what a page plays or
+    # draws (an audio player, an inline icon): shown as no words
+    r"|<(?P<unseen>script|style|svg|audio|video|iframe|object|canvas|noscript)\b[^>]*>(?s:.*?)"
+    r"</(?P=unseen)\s*>"
 )
 # a definition list entry's term and definition, read as "term: definition"
 _TERM_END = re.compile(r"</dt>\s*<dd\b[^>]*>\s*(?:<p\b[^>]*>)?", re.I)
@@ -63,10 +67,15 @@ _BLOCK = re.compile(rf"</?(?:{_BLOCK_TAGS})\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*/?>
 _CODE_TAG = re.compile(r"</?(?:code|kbd)\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*>", re.I)
 # inline elements: their tags are not text, their content is (an image has none)
 _INLINE_TAGS = (
-    "a|abbr|b|bdi|bdo|cite|del|dfn|em|font|i|img|input|ins|mark|nobr|q|s|samp|small|"
-    "span|strike|strong|sub|sup|time|tt|u|wbr"
+    "a|abbr|b|bdi|bdo|button|cite|del|dfn|em|font|i|img|input|ins|label|mark|nobr|q|s|samp|"
+    "small|span|strike|strong|sub|sup|time|tt|u|wbr"
 )
-_INLINE = re.compile(rf"</?(?:{_INLINE_TAGS})\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*/?>", re.I)
+_INLINE = re.compile(
+    # a custom element's name has a hyphen (a Vue component in a VitePress page: ``<svg-image
+    # :svg="…"/>``)
+    rf"</?(?:{_INLINE_TAGS}|[a-z][a-z0-9]*-[\w-]*)\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*/?>",
+    re.I,
+)
 _ENTITY = re.compile(r"&(?:[a-zA-Z][a-zA-Z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
 # a reference link ("[text][id]", "[text][]"): its text
 _REFERENCE = re.compile(r"(?<![\]\\!])\[(?P<text>(?:`[^`\n]*`|[^\]\n`])+)\](?P<ref>\[[^\]\n]*\])")
@@ -110,6 +119,14 @@ def not_text(text: str) -> Iterator[tuple[int, int]]:
             yield match.span()
 
 
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each of ``spans`` blanked out, every other character where it was."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
 def _within(at: int, spans: list[tuple[int, int]]) -> bool:
     return any(a <= at < b for a, b in spans)
 
@@ -122,7 +139,10 @@ def edits(text: str, page: str | None = None) -> list[Edit]:
     inline: list[Edit] = [Edit(*m.span(), "") for m in _QUOTE.finditer(text)]
     inline += [Edit(*m.span(), "") for m in _FOOTNOTE_LABEL.finditer(text)]
     inline += [Edit(*m.span("box"), "") for m in _TASK_BOX.finditer(text)]
-    inline += [Edit(*m.span(), "") for m in _INVISIBLE.finditer(text)]
+    # found with the code blanked out: a tag a code span shows (`<script type="module">`) is
+    # not where a hidden element starts
+    blanked = _blanked(text, spans)
+    inline += [Edit(*m.span(), "") for m in _INVISIBLE.finditer(blanked)]
     inline += [Edit(*m.span(), ": ") for m in _TERM_END.finditer(text)]
     for row in _ROW.finditer(text):
         # a row reads as its first cell, the key, then what the others say of it

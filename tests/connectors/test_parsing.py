@@ -28,6 +28,27 @@ def test_github_slugs(heading: str, slug: str) -> None:
     assert slugify(heading) == slug
 
 
+def test_a_heading_link_whose_target_holds_parentheses_reads_as_its_text() -> None:
+    # a text-fragment link in angle brackets, and a Wikipedia-style target
+    _, sections = parse_markdown(
+        "### [`data:`](<https://mdn.example/Sources#s:~:text=schemes%20(not%20recommended).-,"
+        "data%3A>)\n\nInline assets need `data:`.\n\n"
+        "## [Hooks](https://en.wikipedia.org/wiki/Hook_(programming)) in plugins\n\nText.\n",
+        "fallback",
+    )
+    assert [(s.heading, s.anchor) for s in sections] == [
+        ("data:", "data"),
+        ("Hooks in plugins", "hooks-in-plugins"),
+    ]
+
+
+def test_a_comment_or_script_alone_is_no_section() -> None:
+    # VitePress pages open with a "<script setup>" or a comment for the docs' authors
+    for opening in ("<script setup>\nimport data from './x.data'\n</script>", "<!-- READ ME -->"):
+        _, sections = parse_markdown(f"{opening}\n\n# Releases\n\nVite follows semver.\n", "t")
+        assert [s.anchor for s in sections] == ["releases"]
+
+
 def test_repeated_headings_get_numbered_suffixes() -> None:
     slugger = Slugger()
     assert [slugger.slug("FAQ") for _ in range(3)] == ["faq", "faq-1", "faq-2"]

@@ -246,3 +246,95 @@ def test_a_page_docutils_cannot_read_is_plain_text(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(rst, "_shape", broken)
     text = _read("Title\n=====\n\nStill <read> & kept.\n")
     assert "Still <read> & kept." in text
+
+
+# a page shaped like Celery's sources: a local table of contents, a sidebar, an hlist, a
+# one-line "see also", Sphinx's substitutions and a project's own cross-reference targets
+SPHINX_PAGE = """\
+=======
+ Guide
+=======
+
+:Release: |version|
+:Date: |today|
+
+Celery |version| is documented here.
+
+.. contents::
+    :local:
+    :depth: 2
+
+Workers
+=======
+
+.. sidebar:: Version Requirements
+    :subtitle: Celery 5.5 runs on:
+
+    - Python 3.8 to 3.13
+
+The workers run tasks.
+
+.. hlist::
+    :columns: 2
+
+    - prefork
+    - solo
+
+.. seealso:: :ref:`faq-acks` and :ref:`rate-limits`.
+
+.. centered:: Always shown
+
+.. setting:: task_acks_late
+
+Rate Limits
+===========
+
+.. control:: rate_limit
+
+.. _rate-limits:
+
+Changing rate limits
+--------------------
+
+Limits change at run time.
+"""
+
+
+def _sphinx_page() -> dict[str, tuple[str, str]]:
+    _, sections = parse_rst(SPHINX_PAGE, "fallback")
+    return {s.anchor or "": (s.heading, s.text) for s in sections}
+
+
+def test_headings_under_a_local_table_of_contents_keep_their_text() -> None:
+    # docutils links each heading back to the ".. contents::" list; the link was read as the
+    # heading, so every heading of such a page came out empty
+    sections = _sphinx_page()
+    assert sections["workers"][0] == "Workers"
+    assert sections["workers"][1].startswith("## Workers\n")
+    assert sections["changing-rate-limits"][0] == "Changing rate limits"
+    # the list itself is the page's navigation, not its text
+    assert "- Workers" not in sections["guide"][1]
+
+
+def test_a_sidebar_is_a_box_with_its_title_and_subtitle() -> None:
+    text = _sphinx_page()["workers"][1]
+    assert ":::{admonition} Version Requirements\n\nCelery 5.5 runs on:" in text
+    assert "- Python 3.8 to 3.13" in text
+
+
+def test_directive_options_are_options_and_a_one_line_see_also_says_its_argument() -> None:
+    text = _sphinx_page()["workers"][1]
+    assert ":columns:" not in text and "- prefork" in text
+    assert ":::{admonition} See also\n\nfaq acks and Changing rate limits." in text
+    assert "Always shown" in text
+
+
+def test_substitutions_and_cross_reference_targets_show_nothing() -> None:
+    sections = _sphinx_page()
+    guide = sections["guide"][1]
+    assert "|version|" not in guide and "Release" not in guide and "Date" not in guide
+    assert "Celery is documented here." in guide
+    # ".. setting:: task_acks_late" before a heading and ".. control:: rate_limit" under one
+    # are targets for cross-references, which Sphinx shows as nothing
+    assert "task_acks_late" not in sections["workers"][1]
+    assert "rate_limit" not in sections.get("rate-limits", ("", ""))[1]

@@ -155,6 +155,24 @@ def test_comments_template_tags_and_summaries_are_not_text() -> None:
     ]
 
 
+def test_scripts_media_and_custom_elements_are_not_text() -> None:
+    # a VitePress page: its Vue setup block, an audio player, a button drawn as an icon, a
+    # Vue component; a tag shown as code stays code, and starts nothing hidden
+    page = (
+        "<script setup>\nimport Player from './Player.vue'\n</script>\n\n"
+        '<audio id="intro">\n  <source src="/intro.mp3" type="audio/mpeg">\n</audio>\n\n'
+        'Vite (pronounced "veet"<button onclick="play()"><svg><use href="#voice"/></svg>'
+        "</button>) is a build tool.\n\n"
+        '<svg-image :svg="diagram" /> Bundling is done by Rolldown.\n\n'
+        'Add `<script type="module">` to the page before the `</script>` of the app.\n'
+    )
+    assert said(page) == [
+        'Vite (pronounced "veet") is a build tool.',
+        "Bundling is done by Rolldown.",
+        'Add `<script type="module">` to the page before the `</script>` of the app.',
+    ]
+
+
 def test_footnotes_are_read_without_their_labels() -> None:
     page = (
         "Downloads are cached for a day by default.[^1]\n\n"

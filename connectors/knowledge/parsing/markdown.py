@@ -27,6 +27,9 @@ FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.DOTALL)
 _FM_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
 # Docusaurus' sidebar label: the page's name when neither front matter nor an h1 gives one
 _FM_LABEL = re.compile(r"^sidebar_label:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
+# what a page never shows: a comment, a script or a style (a VitePress page's leading
+# ``<script setup>``); a section of nothing else is no section
+_HIDDEN = re.compile(r"<!--.*?-->|<(script|style)\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -117,7 +120,7 @@ def _section(text: str, start: int, end: int, body: int, **fields: object) -> Se
         end -= 1
     while start < end and text[start].isspace():
         start += 1
-    if not text[max(start, body) : end].strip():
+    if not _HIDDEN.sub("", text[max(start, body) : end]).strip():
         return None  # a heading with nothing under it is not worth retrieving
     return Section(text=text[start:end], start=start, end=end, **fields)  # type: ignore[arg-type]
 

@@ -44,8 +44,11 @@ _DROPPED = frozenset(
         "automethod", "autoattribute", "autodata", "autoexception", "autosummary", "autoprogram",
         "click", "argparse", "program", "default-role", "default-domain", "graphviz", "uml",
         "mermaid", "tabularcolumns", "sectionauthor", "moduleauthor", "codeauthor", "meta",
+        "contents",
     }
 )  # fmt: skip
+# directives that show their argument as a line of text
+_SHOWN = frozenset({"centered"})
 _VERSIONS = {
     "versionadded": "Added in version {}",
     "versionchanged": "Changed in version {}",
@@ -65,6 +68,7 @@ _DIRECTIVE_USE = re.compile(r"^[ \t]*\.\.[ \t]+(?P<name>[A-Za-z][\w:+.-]*)::", r
 # docutils writes admonitions, topics and sidebars as ``aside``, which a page's own
 # layout uses for its sidebars; they are boxes of the page here
 _ASIDE = re.compile(r"<(/?)aside\b")
+_SUBSTITUTION = re.compile(r"\|[^|\s][^|]*\|")
 
 
 def parse_rst(text: str, fallback_title: str) -> tuple[str, tuple[Section, ...]]:
@@ -82,6 +86,9 @@ def _html(text: str) -> str:
         "exit_status_level": 5,
         "traceback": False,
         "file_insertion_enabled": False,  # no ".. include::" of files around it
+        # a heading that links back to a ".. contents::" list is read as that link, not as
+        # the section's heading (docutils' default), so every heading under one came out empty
+        "toc_backlinks": "none",
         "raw_enabled": False,
         "syntax_highlight": "none",
         "smart_quotes": False,
@@ -119,7 +126,7 @@ def _register(text: str) -> None:
     for name in {m["name"] for m in _DIRECTIVE_USE.finditer(text)}:
         key = name.lower()
         known = key in directives._directive_registry or key in en.directives  # type: ignore[attr-defined]
-        if key in _CODE or not known:
+        if key in _CODE or key in _DROPPED or not known:
             directives.register_directive(key, _directive_for(key))
 
 
@@ -170,6 +177,11 @@ def _role(
 class _AnyOption(dict[str, Any]):
     """Every option a directive is given is accepted, whatever its name."""
 
+    def __bool__(self) -> bool:
+        # docutils reads a directive's options only when it has some to read; otherwise
+        # ``:columns: 2`` under ``.. hlist::`` is taken for its argument
+        return True
+
     def __missing__(self, key: str) -> Any:
         from docutils.parsers.rst import directives
 
@@ -210,17 +222,33 @@ def _directive_for(name: str) -> type:
                     self.state.nested_parse(self.content, self.content_offset, panel)
                 label = f'<label role="tab">{escape(argument)}</label>'
                 return [nodes.raw("", label, format="html"), panel]
+            if name in _SHOWN:
+                return [nodes.paragraph("", "", *self._inline(argument))]
+            if argument and not self.content and name != "seealso":
+                # a name with nothing to show: a target that a project's own directive
+                # declares for cross-references (Celery's ".. setting:: task_acks_late")
+                return []
             # any other directive keeps its content; its argument, if any, is its title
-            # ("dropdown:: Details", "card:: Install"), as in a box
-            box = nodes.container(classes=[name.replace(":", "-")])
-            if argument:
-                box["classes"].insert(0, "admonition")
-                box += nodes.paragraph("", argument, classes=["admonition-title"])
-            elif name == "seealso":
-                box["classes"].insert(0, "admonition")
+            # ("dropdown:: Details", "card:: Install"), as in a box; "see also" is titled
+            # by its kind, and a one-line one's argument is what it says
+            box = nodes.container(classes=["admonition", name.replace(":", "-")])
+            if name == "seealso":
                 box += nodes.paragraph("", "See also", classes=["admonition-title"])
+                if argument:
+                    box += nodes.paragraph("", "", *self._inline(argument))
+            elif argument:
+                box += nodes.paragraph(
+                    "", "", *self._inline(argument), classes=["admonition-title"]
+                )
+            else:
+                box["classes"].remove("admonition")
             self.state.nested_parse(self.content, self.content_offset, box)
             return [box]
+
+        def _inline(self, text: str) -> list[Any]:
+            """``text`` with its roles read ("See :ref:`x`")."""
+            inline, _ = self.state.inline_text(text, self.lineno)
+            return list(inline)
 
         def _version(self, argument: str) -> list[Any]:
             """As Sphinx shows it: "Added in version 2.1: " before its text."""
@@ -253,6 +281,18 @@ def _directive_for(name: str) -> type:
     return Handler
 
 
+def _empty_entry(entry: Any) -> bool:
+    """Whether ``entry`` is an API entry (``_entry``) of signatures alone."""
+    from docutils import nodes
+
+    items = entry.children
+    return (
+        len(items) == 1
+        and any("sig" in term["classes"] for term in items[0].findall(nodes.term))
+        and not any(d.astext().strip() for d in items[0].findall(nodes.definition))
+    )
+
+
 def _listing(language: str, content: Any) -> Any:
     from docutils import nodes
 
@@ -276,6 +316,34 @@ def _shape(doctree: Any) -> None:
         target = doctree.ids.get(doctree.nameids.get(label.lower())) if label else None
         if isinstance(target, nodes.section) and isinstance(target[0], nodes.title):
             ref.replace_self(nodes.inline("", target[0].astext()))
+    for problem in list(doctree.findall(nodes.problematic)):
+        text = problem.astext()
+        # a substitution Sphinx defines (|version|, |today|) or the project's conf.py does:
+        # its value is not in the page
+        problem["ids"] = []  # what pointed at it are system messages, which are not shown
+        problem.replace_self(nodes.Text("" if _SUBSTITUTION.fullmatch(text) else text))
+    for entry in list(doctree.findall(nodes.definition_list)):
+        # an entry with nothing to say that ends its section stands before the next
+        # heading as the target a project's own directive declares for it (Celery's
+        # ".. setting:: task_acks_late"), shown by Sphinx as nothing
+        last = entry.parent is not None and entry.parent.children[-1] is entry
+        if last and isinstance(entry.parent, nodes.section) and _empty_entry(entry):
+            entry.parent.remove(entry)
+    for field in list(doctree.findall(nodes.field)):
+        if len(field) > 1 and not field[1].astext().strip():
+            field.parent.remove(field)  # ":Release: |version|", its value gone
+    for sidebar in list(doctree.findall(nodes.sidebar)):
+        # a box beside the text in the page as published, not the page's own navigation
+        # (the HTML reader drops an element classed "sidebar" as the site's chrome)
+        box = nodes.container(classes=["admonition", "margin-note"])
+        children = list(sidebar.children)
+        if children and isinstance(children[0], nodes.title):
+            box += nodes.paragraph("", children.pop(0).astext(), classes=["admonition-title"])
+        box += [
+            nodes.paragraph("", "", *c.children) if isinstance(c, nodes.subtitle) else c
+            for c in children
+        ]
+        sidebar.replace_self(box)
     for literal in list(doctree.findall(nodes.literal)):
         if "code" not in literal["classes"]:
             literal["classes"].append("code")

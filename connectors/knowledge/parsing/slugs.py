@@ -6,7 +6,9 @@ import re
 
 __all__ = ["Slugger", "plain_heading", "slugify"]
 
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+# a link's target is ``<…>`` (which may hold parentheses) or runs to its closing
+# parenthesis, past balanced ones (``https://en.wikipedia.org/wiki/Hook_(programming)``)
+_LINK = re.compile(r"!?\[([^\]]*)\]\((?:[ \t]*<[^<>\n]*>[^)\n]*|(?:[^()]|\([^()]*\))*)\)")
 _REF_LINK = re.compile(r"!?\[([^\]]*)\]\[[^\]]*\]")
 _TAG = re.compile(r"<[^>]+>")
 # GitHub keeps letters, marks, numbers, connector punctuation (_), hyphens and spaces.
