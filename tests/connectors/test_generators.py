@@ -45,6 +45,17 @@ def test_a_vitepress_code_group_is_tabs_and_build_directives_are_not_text() -> N
     assert _said(section.text) == ["Gizmo needs Node 18."]
 
 
+def test_a_vitepress_fence_naming_its_features_or_lines_keeps_its_label() -> None:
+    page = (
+        "## Library mode\n\nSet `build.lib`:\n\n::: code-group\n\n"
+        "```js twoslash [vite.config.js (single entry)]\nexport default {}\n```\n\n"
+        "```ts{2} [vite.config.ts]\nexport default {\n  build: {},\n}\n```\n\n:::\n"
+    )
+    (section,) = _read(page).sections
+    assert _labels(section.text) == [["vite.config.js (single entry)", "vite.config.ts"]]
+    assert _code(section.text)[0] == "```js\nexport default {}\n```"
+
+
 def _html(main: str, *, around: str = "") -> str:
     return (
         "<html><head><title>Install | Gizmo</title></head><body>"

@@ -32,7 +32,9 @@ _ESM = re.compile(
     r"|import[ \t]*\{|export[ \t]+(?:default|const|let|var|function|class|async|\{|\*)\b)"
 )
 # a VitePress code group's label for a block ("```sh [npm]"): the block is its tab
-_LABEL = re.compile(r"^[\w+#.-]*[ \t]*\[(?P<label>[^\]\n]+)\]")
+# (after the language, a VitePress fence may name its features and lines: "```js twoslash
+# [vite.config.js]", "```ts{2,4} [main.ts]")
+_LABEL = re.compile(r"^[\w+#.-]*(?:\{[^}\n]*\})?(?:[ \t]+[\w+#.:-]+)*[ \t]*\[(?P<label>[^\]\n]+)\]")
 # a code span: its text is code, never a tag
 _CODE_SPAN = re.compile(r"(?<!`)(?P<ticks>`+)(?!`).+?(?<!`)(?P=ticks)(?!`)")
 _COMMENT = re.compile(r"\{[ \t\n]*/\*.*?\*/[ \t\n]*\}", re.DOTALL)
