@@ -338,3 +338,25 @@ def test_substitutions_and_cross_reference_targets_show_nothing() -> None:
     # are targets for cross-references, which Sphinx shows as nothing
     assert "task_acks_late" not in sections["workers"][1]
     assert "rate_limit" not in sections.get("rate-limits", ("", ""))[1]
+
+
+def test_a_reference_to_another_page_shows_that_sections_title(tmp_path: Path) -> None:
+    # Sphinx resolves a label across the project; the folder reader reads every page's
+    # labels first, so a reference shows the title there too, not the label's words
+    (tmp_path / "faq.rst").write_text(
+        "===\nFAQ\n===\n\n.. _faq-acks:\n.. _acks:\n\nShould I use ``retry`` or *acks_late*?\n"
+        "--------------------------------------\n\nUse both.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "guide.rst").write_text(
+        "Guide\n=====\n\nSee :ref:`faq-acks`, :ref:`ACKS` and :ref:`missing-label`.\n",
+        encoding="utf-8",
+    )
+    docs = {d.url.rsplit("/", 1)[-1]: d for d in read_folder(tmp_path, url_base="https://d/")}
+    guide = docs["guide.rst"]
+    assert isinstance(guide, Document)
+    text = guide.sections[0].text
+    assert (
+        "See Should I use retry or acks_late?, Should I use retry or acks_late? "
+        "and missing label." in text
+    )

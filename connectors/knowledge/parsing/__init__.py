@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from connectors.knowledge.documents import Document, Section
 
 from .html import parse_html
 from .markdown import parse_markdown
 from .mdx import looks_like_mdx, read_mdx
 from .pdf import UnreadablePDF, parse_pdf
-from .rst import parse_rst
+from .rst import parse_rst, section_labels
 from .slugs import Slugger, plain_heading, slugify
 
 __all__ = [
@@ -22,6 +24,7 @@ __all__ = [
     "parse_pdf",
     "parse_rst",
     "plain_heading",
+    "section_labels",
     "slugify",
 ]
 
@@ -65,9 +68,18 @@ def parse_text(text: str) -> tuple[Section, ...]:
 
 
 def parse_bytes(
-    data: bytes, *, kind: str, key: str, url: str, fallback_title: str, collection: str = "default"
+    data: bytes,
+    *,
+    kind: str,
+    key: str,
+    url: str,
+    fallback_title: str,
+    collection: str = "default",
+    labels: Mapping[str, str] | None = None,
 ) -> Document:
-    """A document from raw bytes; ``UnreadableFile`` if they cannot be read as ``kind``."""
+    """A document from raw bytes; ``UnreadableFile`` if they cannot be read as ``kind``.
+    ``labels``: the section titles the other reST pages of its folder label, for the
+    ``:ref:`` roles of a reST page (:func:`section_labels`)."""
     sections: tuple[Section, ...]
     if kind == "pdf":
         try:
@@ -80,7 +92,7 @@ def parse_bytes(
             text = read_mdx(text)  # a Markdown page of an MDX site reads as one
         title, sections = parse_markdown(text, fallback_title)
     elif kind == "rst":
-        title, sections = parse_rst(_decode(data), fallback_title)
+        title, sections = parse_rst(_decode(data), fallback_title, labels)
     elif kind == "html":
         title, sections = parse_html(_decode(data), fallback_title)
     elif kind == "text":

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Mapping
 from html import escape
 from typing import Any, cast
 
@@ -24,7 +25,7 @@ from connectors.knowledge.documents import Section
 
 from .html import parse_html
 
-__all__ = ["parse_rst"]
+__all__ = ["parse_rst", "section_labels"]
 
 # roles whose text Sphinx shows as plain text (a link to a section, a page, a glossary entry)
 _TEXT_ROLES = frozenset(
@@ -68,15 +69,42 @@ _DIRECTIVE_USE = re.compile(r"^[ \t]*\.\.[ \t]+(?P<name>[A-Za-z][\w:+.-]*)::", r
 # docutils writes admonitions, topics and sidebars as ``aside``, which a page's own
 # layout uses for its sidebars; they are boxes of the page here
 _ASIDE = re.compile(r"<(/?)aside\b")
+# labels (".. _label:" lines, blank lines between) and the heading after them: its text
+# and underline, perhaps under an overline
+_LABELLED = re.compile(
+    r"(?P<labels>(?:^\.\.[ \t]+_[^:\n]+:[ \t]*\n(?:[ \t]*\n)*)+)"
+    r"(?:[=\-~^\"'`#*+_.:]{3,}[ \t]*\n)?(?P<title>[^\s.][^\n]*)\n(?P<under>([=\-~^\"'`#*+_.:])\4{2,})[ \t]*$",
+    re.M,
+)
+_LABEL_LINE = re.compile(r"^\.\.[ \t]+_([^:\n]+):", re.M)
+# a heading's inline markup, which Sphinx shows as its text: ``code``, *emphasis*
+_INLINE_MARKUP = re.compile(r"``|(?<!\w)[*]{1,2}|[*]{1,2}(?!\w)")
 _SUBSTITUTION = re.compile(r"\|[^|\s][^|]*\|")
 
 
-def parse_rst(text: str, fallback_title: str) -> tuple[str, tuple[Section, ...]]:
-    """The sections of a reST page, as the HTML reader reads the page docutils writes."""
-    return parse_html(_html(text), fallback_title)
+def parse_rst(
+    text: str, fallback_title: str, labels: Mapping[str, str] | None = None
+) -> tuple[str, tuple[Section, ...]]:
+    """The sections of a reST page, as the HTML reader reads the page docutils writes;
+    ``labels`` are the section titles other pages label (:func:`section_labels`), which a
+    ``:ref:`` to them shows, as Sphinx does."""
+    return parse_html(_html(text, labels or {}), fallback_title)
 
 
-def _html(text: str) -> str:
+def section_labels(text: str) -> dict[str, str]:
+    """The sections a reST page labels (``.. _label:`` right before a heading), each label
+    (lower case, as Sphinx matches them) with the heading's text."""
+    found: dict[str, str] = {}
+    for match in _LABELLED.finditer(text):
+        title = match["title"].strip()
+        underline = match["under"]
+        if len(underline) >= len(title) and title:
+            for label in _LABEL_LINE.findall(match["labels"]):
+                found[label.lower()] = _INLINE_MARKUP.sub("", title)
+    return found
+
+
+def _html(text: str, labels: Mapping[str, str]) -> str:
     from docutils.core import publish_doctree, publish_from_doctree
 
     settings: dict[str, Any] = {
@@ -103,7 +131,7 @@ def _html(text: str) -> str:
     try:
         _register(text)
         doctree = publish_doctree(text, settings_overrides=settings)
-        _shape(doctree)
+        _shape(doctree, labels)
         page = publish_from_doctree(doctree, writer="html5", settings_overrides=settings)
     except Exception:  # a page docutils cannot read at all is read as plain text
         return f"<main><pre>{escape(text)}</pre></main>"
@@ -304,7 +332,7 @@ def _listing(language: str, content: Any) -> Any:
     return nodes.literal_block(code, code, classes=classes)
 
 
-def _shape(doctree: Any) -> None:
+def _shape(doctree: Any, labels: Mapping[str, str]) -> None:
     """What the HTML reader reads as a box or as code, and what Sphinx resolves: a
     reference to a section on this page as that section's title; admonitions as a box with a title
     (generic ones keep theirs, the others are titled by their kind, as Sphinx does), inline
@@ -316,6 +344,8 @@ def _shape(doctree: Any) -> None:
         target = doctree.ids.get(doctree.nameids.get(label.lower())) if label else None
         if isinstance(target, nodes.section) and isinstance(target[0], nodes.title):
             ref.replace_self(nodes.inline("", target[0].astext()))
+        elif label and label.lower() in labels:
+            ref.replace_self(nodes.inline("", labels[label.lower()]))
     for problem in list(doctree.findall(nodes.problematic)):
         text = problem.astext()
         # a substitution Sphinx defines (|version|, |today|) or the project's conf.py does:

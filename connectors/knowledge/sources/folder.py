@@ -11,7 +11,13 @@ from urllib.parse import quote
 
 from connectors.errors import SourceNotFound
 from connectors.knowledge.documents import Document, Skipped
-from connectors.knowledge.parsing import KINDS, UnreadableFile, kind_of, parse_bytes
+from connectors.knowledge.parsing import (
+    KINDS,
+    UnreadableFile,
+    kind_of,
+    parse_bytes,
+    section_labels,
+)
 
 __all__ = ["SUFFIXES", "folder_files", "folder_source_id", "read_folder"]
 
@@ -50,6 +56,19 @@ def _title_from_name(path: Path) -> str:
     return stem[:1].upper() + stem[1:] if stem else path.name
 
 
+def _rst_labels(files: list[Path]) -> dict[str, str]:
+    """The section titles the folder's reST pages label, for each page's ``:ref:`` roles to
+    another page (Sphinx resolves them across the project)."""
+    labels: dict[str, str] = {}
+    for path in files:
+        if kind_of(path.name) == "rst":
+            try:
+                labels.update(section_labels(path.read_text(encoding="utf-8-sig")))
+            except (OSError, UnicodeDecodeError):
+                continue  # the file itself is reported as skipped when it is read
+    return labels
+
+
 def read_folder(
     root: Path | str, *, url_base: str | None = None, collection: str = "default"
 ) -> Iterator[Document | Skipped]:
@@ -57,6 +76,7 @@ def read_folder(
     base = Path(root)
     files = folder_files(base)
     anchor_dir = base if base.is_dir() else base.parent
+    labels = _rst_labels(files)
     for path in files:
         relative = path.relative_to(anchor_dir).as_posix()
         key = path.resolve().as_uri()
@@ -82,6 +102,7 @@ def read_folder(
                 url=_url(path, relative, url_base),
                 fallback_title=_title_from_name(path),
                 collection=collection,
+                labels=labels,
             )
         except UnreadableFile as exc:
             yield Skipped(relative, str(exc))
