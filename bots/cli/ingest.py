@@ -14,6 +14,7 @@ from bots.cli.loading import LOADING, spinner, start_warming
 if TYPE_CHECKING:
     from connectors.knowledge.documents import Document, Skipped
     from connectors.knowledge.ingest import Ingestor, IngestReport
+    from connectors.knowledge.settings import UrlStyle
 
 __all__ = ["SOURCE_RESOLVERS", "SourceSpec", "resolve_source"]
 
@@ -36,36 +37,50 @@ Resolver = Callable[[str, str | None, str], SourceSpec | None]
 SOURCE_RESOLVERS: list[Resolver] = []
 
 
-def _folder(arg: str, url_base: str | None, collection: str) -> SourceSpec:
+def _folder(arg: str, url_base: str | None, collection: str, url_style: UrlStyle) -> SourceSpec:
     from connectors.knowledge.sources.folder import folder_files, folder_source_id, read_folder
 
     files = folder_files(arg)  # SourceNotFound for a missing path
     return SourceSpec(
         label=arg,
         source_id=folder_source_id(arg),
-        documents=lambda: read_folder(arg, url_base=url_base, collection=collection),
+        documents=lambda: read_folder(
+            arg, url_base=url_base, collection=collection, url_style=url_style
+        ),
         total=len(files),
     )
 
 
-def resolve_source(arg: str, *, url_base: str | None, collection: str) -> SourceSpec:
+def resolve_source(
+    arg: str, *, url_base: str | None, collection: str, url_style: UrlStyle = "path"
+) -> SourceSpec:
     for resolver in SOURCE_RESOLVERS:
         spec = resolver(arg, url_base, collection)
         if spec is not None:
             return spec
-    return _folder(arg, url_base, collection)
+    return _folder(arg, url_base, collection, url_style)
 
 
 @cli.command("ingest")
 @click.argument("sources", nargs=-1, required=True, metavar="PATH|URL|reader:NAME...")
 @click.option("--url-base", help="Public URL of the folder's root; chunks link to URL/path#anchor.")
 @click.option(
+    "--url-style",
+    type=click.Choice(["path", "html", "clean", "directory"]),
+    help="How a page's path is published under --url-base: path (guide/a.md, the default), "
+    "html (guide/a.html), clean (guide/a) or directory (guide/a/).",
+)
+@click.option(
     "--collection", help="Collection to ingest into (default: ingest.default_collection)."
 )
 @click.pass_context
 @friendly
 def ingest_command(
-    ctx: click.Context, sources: tuple[str, ...], url_base: str | None, collection: str | None
+    ctx: click.Context,
+    sources: tuple[str, ...],
+    url_base: str | None,
+    url_style: UrlStyle | None,
+    collection: str | None,
 ) -> None:
     """Ingest files, folders, web sites or a reader's documents.
 
@@ -85,8 +100,12 @@ def ingest_command(
     if not collection.strip():
         raise click.BadParameter("must not be empty", param_hint="--collection")
     url_base = url_base or settings.ingest.url_base
+    url_style = url_style or settings.ingest.url_style
     # Every argument is resolved before the store is opened: a typo touches nothing.
-    specs = [resolve_source(arg, url_base=url_base, collection=collection) for arg in sources]
+    specs = [
+        resolve_source(arg, url_base=url_base, collection=collection, url_style=url_style)
+        for arg in sources
+    ]
 
     def warn(skipped: Skipped) -> None:
         click.echo(f"citebot: warning: {skipped}", err=True)

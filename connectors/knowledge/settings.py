@@ -14,6 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from connectors.providers.settings import EmbeddingSettings
 
+#: how a folder page's source path becomes its address under ``url_base``: as the file's path
+#: (``guide/install.md``: a repository's web view), or as a site generator publishes it:
+#: ``html`` (``guide/install.html``: Sphinx, mdBook), ``clean`` (``guide/install``:
+#: Docusaurus, VitePress with clean URLs) or ``directory`` (``guide/install/``: MkDocs, Hugo)
+UrlStyle = Literal["path", "html", "clean", "directory"]
+
 
 class StoreSettings(BaseModel):
     model_config = ConfigDict(use_attribute_docstrings=True)
@@ -112,6 +118,10 @@ class IngestSettings(BaseModel):
     """sentences repeated between neighbouring chunks"""
     url_base: str | None = None
     """default --url-base for folder ingests"""
+    url_style: UrlStyle = "path"
+    """default --url-style: a page's address under url_base as its file's path
+    (guide/install.md) or as its site publishes it: html (guide/install.html), clean
+    (guide/install) or directory (guide/install/)"""
     default_collection: str = Field("default", min_length=1)
     """collection used when --collection is not given"""
     crawl: CrawlSettings = Field(default_factory=CrawlSettings)

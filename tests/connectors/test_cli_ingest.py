@@ -8,7 +8,8 @@ from click.testing import CliRunner
 
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers the commands)
-from connectors.knowledge.store import DataDir
+from connectors.knowledge.sources.folder import published
+from connectors.knowledge.store import DataDir, Manifest
 
 
 @pytest.fixture
@@ -81,3 +82,59 @@ def test_an_incompatible_store_is_one_line(docs: Path, tmp_path: Path) -> None:
     code, _, err = _run("--data-dir", str(data), "ingest", str(docs))
     assert code != 0 and "format 0" in err and err.strip().count("\n") == 0
     assert not (data / "lancedb").exists()
+
+
+@pytest.mark.parametrize(
+    ("style", "page", "index"),
+    [
+        ("path", "guide/install.md", "index.md"),
+        ("html", "guide/install.html", "index.html"),
+        ("clean", "guide/install", ""),
+        ("directory", "guide/install/", ""),
+    ],
+)
+def test_url_style_links_pages_where_their_site_publishes_them(
+    tmp_path: Path, style: str, page: str, index: str
+) -> None:
+    # a footnote to "…/guide/install.md#ports" is a 404 on the site MkDocs or Docusaurus
+    # builds from the folder; the style says where the generator puts each page
+    root = tmp_path / "docs"
+    (root / "guide").mkdir(parents=True)
+    (root / "index.md").write_text("# Acme\n\nAcme serves files.\n")
+    (root / "guide" / "install.md").write_text("# Install\n\n## Ports\n\nAcme uses 8443.\n")
+    data = tmp_path / "data"
+    code, _, err = _run(
+        "--data-dir", str(data), "ingest", str(root), "--url-base", "https://d.example/docs/",
+        "--url-style", style,
+    )  # fmt: skip
+    assert code == 0, err
+    with Manifest(data, "lancedb") as manifest:
+        urls = {e.url for e in manifest.entries()}
+    assert urls == {f"https://d.example/docs/{page}", f"https://d.example/docs/{index}"}
+
+
+def test_a_misspelt_url_style_is_one_line(docs: Path, tmp_path: Path) -> None:
+    code, out, err = _run(
+        "--data-dir", str(tmp_path / "data"), "ingest", str(docs), "--url-style", "pretty"
+    )
+    assert code != 0 and "Traceback" not in err + out
+    assert "'pretty' is not one of 'path', 'html', 'clean', 'directory'" in err
+
+
+@pytest.mark.parametrize(
+    ("relative", "html", "clean", "directory"),
+    [
+        ("api/README.md", "api/index.html", "api/", "api/"),
+        ("ref/config.rst", "ref/config.html", "ref/config", "ref/config/"),
+        ("blog/post.mdx", "blog/post.html", "blog/post", "blog/post/"),
+        ("site/page.html", "site/page.html", "site/page", "site/page/"),
+        ("manual.pdf", "manual.pdf", "manual.pdf", "manual.pdf"),
+        ("notes/v1.2", "notes/v1.2", "notes/v1.2", "notes/v1.2"),
+    ],
+)
+def test_each_style_publishes_pages_and_leaves_other_files_as_they_are(
+    relative: str, html: str, clean: str, directory: str
+) -> None:
+    assert published(relative, "path") == relative
+    assert (published(relative, "html"), published(relative, "clean")) == (html, clean)
+    assert published(relative, "directory") == directory

@@ -18,8 +18,16 @@ from connectors.knowledge.parsing import (
     parse_bytes,
     section_labels,
 )
+from connectors.knowledge.settings import UrlStyle
 
-__all__ = ["SUFFIXES", "folder_files", "folder_source_id", "read_folder"]
+__all__ = [
+    "SUFFIXES",
+    "UrlStyle",
+    "folder_files",
+    "folder_source_id",
+    "published",
+    "read_folder",
+]
 
 log = logging.getLogger("citebot.sources.folder")
 
@@ -45,10 +53,36 @@ def folder_files(root: Path | str) -> list[Path]:
     return files
 
 
-def _url(path: Path, relative: str, url_base: str | None) -> str:
+#: the pages a generator publishes under another name; other files (a PDF) keep theirs
+_PAGES = frozenset({".md", ".mdx", ".markdown", ".rst", ".html", ".htm"})
+#: a folder's own page: published at the folder's address
+_INDEX = frozenset({"index", "readme"})
+
+
+def published(relative: str, style: UrlStyle) -> str:
+    """Where a page at ``relative`` (a path under the folder) is published in ``style``."""
+    stem, dot, suffix = relative.rpartition(".")
+    if style == "path" or not dot or "/" in suffix or f".{suffix.lower()}" not in _PAGES:
+        return relative
+    folder, _, name = stem.rpartition("/")
+    index = name.lower() in _INDEX
+    if style == "html":
+        return (
+            f"{folder}/index.html"
+            if index and folder
+            else "index.html"
+            if index
+            else f"{stem}.html"
+        )
+    if index:
+        return f"{folder}/" if folder else ""
+    return f"{stem}/" if style == "directory" else stem
+
+
+def _url(path: Path, relative: str, url_base: str | None, style: UrlStyle) -> str:
     if url_base is None:
         return path.resolve().as_uri()
-    return url_base.rstrip("/") + "/" + quote(relative)
+    return url_base.rstrip("/") + "/" + quote(published(relative, style))
 
 
 def _title_from_name(path: Path) -> str:
@@ -70,9 +104,14 @@ def _rst_labels(files: list[Path]) -> dict[str, str]:
 
 
 def read_folder(
-    root: Path | str, *, url_base: str | None = None, collection: str = "default"
+    root: Path | str,
+    *,
+    url_base: str | None = None,
+    collection: str = "default",
+    url_style: UrlStyle = "path",
 ) -> Iterator[Document | Skipped]:
-    """Documents under ``root``; what can't be read comes out as ``Skipped``, never an error."""
+    """Documents under ``root``; what can't be read comes out as ``Skipped``, never an error.
+    Each links to ``url_base`` + its path, published in ``url_style`` (:func:`published`)."""
     base = Path(root)
     files = folder_files(base)
     anchor_dir = base if base.is_dir() else base.parent
@@ -99,7 +138,7 @@ def read_folder(
                 data,
                 kind=kind,
                 key=key,
-                url=_url(path, relative, url_base),
+                url=_url(path, relative, url_base, url_style),
                 fallback_title=_title_from_name(path),
                 collection=collection,
                 labels=labels,
