@@ -257,6 +257,7 @@ SPHINX_PAGE = """\
 
 :Release: |version|
 :Date: |today|
+:Author: Ask Solem
 
 Celery |version| is documented here.
 
@@ -283,6 +284,10 @@ The workers run tasks.
 .. seealso:: :ref:`faq-acks` and :ref:`rate-limits`.
 
 .. centered:: Always shown
+
+.. py:function:: shown_alone(x)
+
+The signature above stays: only one that ends its section is a target.
 
 .. setting:: task_acks_late
 
@@ -333,10 +338,12 @@ def test_substitutions_and_cross_reference_targets_show_nothing() -> None:
     sections = _sphinx_page()
     guide = sections["guide"][1]
     assert "|version|" not in guide and "Release" not in guide and "Date" not in guide
+    assert "Author" in guide and "Ask Solem" in guide
     assert "Celery is documented here." in guide
     # ".. setting:: task_acks_late" before a heading and ".. control:: rate_limit" under one
     # are targets for cross-references, which Sphinx shows as nothing
     assert "task_acks_late" not in sections["workers"][1]
+    assert "```\nshown_alone(x)\n```" in sections["workers"][1]
     assert "rate_limit" not in sections.get("rate-limits", ("", ""))[1]
 
 

@@ -164,13 +164,19 @@ def test_scripts_media_and_custom_elements_are_not_text() -> None:
         'Vite (pronounced "veet"<button onclick="play()"><svg><use href="#voice"/></svg>'
         "</button>) is a build tool.\n\n"
         '<svg-image :svg="diagram" /> Bundling is done by Rolldown.\n\n'
-        'Add `<script type="module">` to the page before the `</script>` of the app.\n'
+        'Add `<script type="module">` to the page before the `</script>` of the app.\n\n'
+        "Set `base` first<!-- the docs' own note --> and build again.\n"
     )
     assert said(page) == [
         'Vite (pronounced "veet") is a build tool.',
         "Bundling is done by Rolldown.",
         'Add `<script type="module">` to the page before the `</script>` of the app.',
+        "Set `base` first and build again.",
     ]
+    # read as a whole, too: a tag in a code span is no start of a hidden element
+    assert read("Put `<script>` in<!-- a note --> the `</script>` page.") == (
+        "Put `<script>` in the `</script>` page."
+    )
 
 
 def test_footnotes_are_read_without_their_labels() -> None:

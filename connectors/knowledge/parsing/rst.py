@@ -96,11 +96,9 @@ def section_labels(text: str) -> dict[str, str]:
     (lower case, as Sphinx matches them) with the heading's text."""
     found: dict[str, str] = {}
     for match in _LABELLED.finditer(text):
-        title = match["title"].strip()
-        underline = match["under"]
-        if len(underline) >= len(title) and title:
-            for label in _LABEL_LINE.findall(match["labels"]):
-                found[label.lower()] = _INLINE_MARKUP.sub("", title)
+        title = _INLINE_MARKUP.sub("", match["title"]).strip()
+        for label in _LABEL_LINE.findall(match["labels"]):
+            found[label.lower()] = title
     return found
 
 
