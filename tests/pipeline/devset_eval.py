@@ -21,6 +21,7 @@ from pipeline import Pipeline
 from pipeline.config import PipelineSettings
 from pipeline.evaluation import Case, Report, RetrievalCheck, parse_cases, run_eval, states
 from pipeline.ports import Embedder
+from tests.pipeline.devsets import DEVSETS
 
 
 def ingest_devset(folder: Path, url_base: str, data_dir: Path) -> KnowledgeStore:
@@ -64,6 +65,16 @@ def assert_labelled(folder: Path, url_base: str, answerable: int, uncovered: int
     assert 3 <= len([c for c in cases if c.kind == "off_topic"]) <= 5
     assert f"url_base: {url_base}" in text
     return labelled
+
+
+def held_out_pages(name: str, suffix: str) -> Path:
+    """The ``docs/`` folder of the held-out set ``name``, checked for its shape
+    (:func:`assert_held_out_shape`) and for holding pages of one kind only (``suffix``)."""
+    devset = DEVSETS[name]
+    assert_held_out_shape(devset.folder, devset.url_base)
+    docs = devset.folder / "docs"
+    assert all(p.suffix == suffix for p in docs.rglob("*") if p.is_file())
+    return docs
 
 
 def assert_held_out_shape(folder: Path, url_base: str) -> None:
