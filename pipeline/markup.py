@@ -92,7 +92,7 @@ CODE_SPAN = re.compile(r"(?<!`)(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=
 def code_blanked(text: str) -> str:
     """``text`` with its code spans blanked out, every other character where it was: to find
     a question's words outside code and replace them in place."""
-    return CODE_SPAN.sub(lambda m: " " * len(m[0]), text)
+    return blanked(text, [m.span() for m in CODE_SPAN.finditer(text)])
 
 
 # a preformatted HTML block: code
@@ -119,7 +119,7 @@ def not_text(text: str) -> Iterator[tuple[int, int]]:
             yield match.span()
 
 
-def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+def blanked(text: str, spans: list[tuple[int, int]]) -> str:
     """``text`` with each of ``spans`` blanked out, every other character where it was."""
     chars = list(text)
     for start, end in spans:
@@ -141,8 +141,7 @@ def edits(text: str, page: str | None = None) -> list[Edit]:
     inline += [Edit(*m.span("box"), "") for m in _TASK_BOX.finditer(text)]
     # found with the code blanked out: a tag a code span shows (`<script type="module">`) is
     # not where a hidden element starts
-    blanked = _blanked(text, spans)
-    inline += [Edit(*m.span(), "") for m in _INVISIBLE.finditer(blanked)]
+    inline += [Edit(*m.span(), "") for m in _INVISIBLE.finditer(blanked(text, spans))]
     inline += [Edit(*m.span(), ": ") for m in _TERM_END.finditer(text)]
     for row in _ROW.finditer(text):
         # a row reads as its first cell, the key, then what the others say of it
