@@ -47,6 +47,7 @@ from pipeline.evidence import Lexicon, evidence
 from pipeline.graders import EmbeddingGrader
 from pipeline.text import (
     first_step,
+    is_prose,
     last_step,
     later_step,
     leans_back,
@@ -55,7 +56,16 @@ from pipeline.text import (
     plain,
     shown,
 )
-from pipeline.units import HEADING_LINE, Kind, Unit, asked_tabs, block_end, tab_start, units
+from pipeline.units import (
+    HEADING_LINE,
+    Kind,
+    Unit,
+    asked_tabs,
+    block_end,
+    states_default,
+    tab_start,
+    units,
+)
 from pipeline.words import question_terms, terms
 
 #: how much a sentence's share of the question's (IDF-weighted) terms adds to its score
@@ -152,6 +162,12 @@ async def _relevance(
     ]
 
 
+def _bare_default(text: str) -> bool:
+    """A line that only states a default ("Default: 4."), too short to quote otherwise: it
+    says nothing without the name it is the default of."""
+    return states_default(text) and not is_prose(text)
+
+
 def is_how_to(question: str) -> bool:
     """Whether the question asks how to do something (its answer may be code): it says so,
     or it asks nothing but states a problem or a wish ("the service ignores my environment",
@@ -189,7 +205,10 @@ async def extract(
     for rank, (source, found) in enumerate(zip(sources, read, strict=True)):
         for unit in found:
             key = " ".join(unit.text.casefold().split())
-            if unit.kind == "code" or not unit.quotable or key in seen:
+            if unit.kind == "code" or key in seen:
+                continue
+            # a bare "Default: 4." answers only what the default is
+            if not (unit.quotable or ("default" in wanted and _bare_default(unit.text))):
                 continue
             seen.add(key)
             candidates.append(
@@ -200,8 +219,12 @@ async def extract(
     # scored as a reader sees them: cross-reference markup and link targets dilute a
     # sentence's embedding and lend it the terms of dotted paths it never says (a
     # description is scored without its name: a name heading shares words with questions
-    # about its neighbours, "rustc-env" with "which rustc")
-    said = [plain(c.text) for c in candidates]
+    # about its neighbours, "rustc-env" with "which rustc"; but a bare "Default: 4." is
+    # nothing without it)
+    said = [
+        plain(f"{c.term} {c.text}" if c.term and _bare_default(c.text) else c.text)
+        for c in candidates
+    ]
     scores = await _relevance(question, said, grader, lexicon)
     ask = asks(question)
     if ask != question.strip():

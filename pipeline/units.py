@@ -38,6 +38,17 @@ _NOT_PROSE = re.compile(
 )
 # an API signature line: a short label and one code span ("Signature: `f(x, y=1)`")
 _SIGNATURE = re.compile(r"^[ \t]*(?:[*+-][ \t]+)?[A-Z][\w ]{0,24}:[ \t]*`[^`\n]+`[ \t]*$", re.M)
+# a line that states a default: "Default: 4.", "**Default:** `5173`", "Defaults to `on`."
+_STATES_DEFAULT = re.compile(
+    r"[*_ \t]*(?:default(?:[ \t]+value)?[*_]*[ \t]*:[*_]*[ \t]*\S|defaults[ \t]+to[ \t]+\S)", re.I
+)
+
+
+def states_default(text: str) -> bool:
+    """Whether ``text`` is a line that states a setting's default ("Default: 4.")."""
+    return _STATES_DEFAULT.match(text) is not None
+
+
 # a paragraph that is one code span ("`--enable-feature=memory-snapshot-on-shutdown`" under a
 # feature's heading): the usage line the paragraphs after it describe, a block of its own
 _CODE_LINE = re.compile(r"(?:\A|(?<=\n\n))[ \t]*`(?P<code>[^`\n]+)`[ \t]*(?=\n[ \t]*\n|\n?\Z)")
@@ -496,8 +507,9 @@ def _add_prose(
     if text[start:end] != prose[start:end]:
         return
     quotable = is_prose(said)
-    # a list item too short to quote ("`<NAME>.py`") is still what its lead-in announces
-    if quotable or (listed and not said.lstrip().startswith(("#", "|"))):
+    # a list item too short to quote ("`<NAME>.py`") is still what its lead-in announces,
+    # and a line stating a default ("Default: 4.") what a question for the default asks
+    if quotable or (listed and not said.lstrip().startswith(("#", "|"))) or states_default(said):
         found.append(Unit(start, end, said, kind, quotable))
 
 

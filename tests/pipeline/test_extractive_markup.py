@@ -398,3 +398,32 @@ async def test_a_sentence_shown_without_its_markup_still_verifies_and_deep_links
     assert check.deep_link == (
         "https://docs.example/exits#:~:text=The%20command%20stops%20early,process%20with%20that%20code."
     )
+
+
+PORT_OPTIONS = """## server.port
+
+- **Type:** `number`
+- **Default:** `5173`
+
+Specify server port. Note if the port is already being used, Vite will automatically try
+the next available port so this may not be the actual port the server ends up listening on.
+
+## worker_prefetch_multiplier
+
+Default: 4.
+
+How many messages to prefetch at a time multiplied by the number of concurrent processes.
+"""
+
+
+async def test_a_line_stating_a_default_answers_what_the_default_is(embedder: Embedder) -> None:
+    # reference pages state a setting's default on a line of its own, too short to quote as a
+    # sentence: it is what "what's the default …?" asks for, read with the setting it is of
+    sources = [source(PORT_OPTIONS)]
+    port = await answer("what port does the dev server use if I don't set one?", sources, embedder)
+    assert "`server.port`: **Default:** `5173`" in port
+    prefetch = await answer("what's the default worker_prefetch_multiplier?", sources, embedder)
+    assert "Default: 4." in prefetch
+    # asked anything else, a bare default says nothing
+    busy = await answer("what happens when the port is already in use?", sources, embedder)
+    assert "next available port" in busy and "Default" not in busy
