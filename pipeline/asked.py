@@ -91,6 +91,20 @@ _ROUGH = re.compile(
     r"|\b(?:dozens|hundreds|thousands|millions)\b",
     re.I,
 )
+#: a unit of size written on its own ("is that number in MB or KB?"): documentation spells it
+#: out ("in kilobytes") as often as it writes the symbol, so it is asked as its word, not as a
+#: name the passage must write. After a number ("10MB") it is an amount, left as written.
+_SIZE_UNIT = re.compile(r"(?<![\w.])([kmgtp])i?b(?![\w/])", re.I)
+_SIZE_WORDS = {
+    "k": "kilobytes",
+    "m": "megabytes",
+    "g": "gigabytes",
+    "t": "terabytes",
+    "p": "petabytes",
+}
+#: a time of day ("7:30am", "2 pm"): the docs must state one (``TIME``), in their own way
+#: ("7:30 a.m.", "midnight", a cron line), never the asker's "30am"
+_CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[ap]\.?m\b\.?", re.I)
 #: the plural of a status code ("our CDN doesn't like 404s"): the code itself
 _CODES = re.compile(r"\b([1-5]\d\d)s\b")
 #: a percentile written as a latency dashboard names it ("p95", "p99.9"): which percentile the
@@ -134,6 +148,9 @@ _COUNTED = re.compile(
 #: what no passage may lack when the question asks for an amount (see
 #: ``pipeline.evidence.Evidence.missing``)
 AMOUNT = "<amount>"
+#: what no passage may lack when the question names a time of day: "only sync between 1am
+#: and 6am" is a window the docs must offer
+TIME = "<time>"
 #: a major version the asker writes ("v3"): a number the passage must have
 #: (:data:`pipeline.evidence._MAJOR`), not a name the documents must write
 _VERSION = re.compile(re.escape(EXACT) + r"v\d+")
@@ -202,6 +219,7 @@ def asked(
 
     A word written as a name is kept as written (:func:`spelled_as`) and matches only
     itself: "PyPy" is not "PyPI", and ``log_level`` is not ``add_log_level``."""
+    clock = _CLOCK.search(question if own is None else own) is not None
     question = _situation(question)
     names = _names(question)
     wanted = tuple(dict.fromkeys([*_asked_terms(question), *phrased_terms(question)]))
@@ -212,7 +230,7 @@ def asked(
     return Asked(
         terms=wanted,
         names=names,
-        musts=_musts(mine),
+        musts=_musts(mine) + ((TIME,) if clock else ()),
         spelled=frozenset(n for n in _names(mine) if not _VERSION.fullmatch(n))
         | _name_phrases(mine)
         | dotted_names(mine),
@@ -270,6 +288,8 @@ def _situation(text: str) -> str:
     estimates, clock times and dates: :data:`_SITUATION`), a status code's plural as the
     code, and a percentile's short name as the word."""
     text = _SITUATION.sub(" ", _ROUGH.sub(" ", _ASSIGNED.sub(" ", text)))
+    text = _CLOCK.sub(" ", text)
+    text = _SIZE_UNIT.sub(lambda m: _SIZE_WORDS[m[1].lower()], text)
     return _PERCENTILE.sub("percentile", _CODES.sub(r"\1", text))
 
 

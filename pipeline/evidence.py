@@ -100,7 +100,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from pipeline.asked import AMOUNT, Asked
+from pipeline.asked import AMOUNT, TIME, Asked
 from pipeline.ports import Corpus
 from pipeline.text import FENCED as _FENCE
 from pipeline.text import linkless, unlinked
@@ -137,6 +137,13 @@ _AMOUNT_STATED = re.compile(
     r"\d|\b(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty"
     r"|forty|fifty|sixty|hundreds?|thousands?|millions?|once|twice|unlimited|infinite"
     r"|no (?:limit|maximum)|any number|as many|single|double|half|dozens?)\b",
+    re.I,
+)
+#: a time of day as documentation states one: "7:30 a.m.", "14:00", "midnight", a cron line
+#: ("0 2 * * *") or a schedule's hour (``hour=7``)
+_TIME_STATED = re.compile(
+    r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?[ap]\.?m\b|\b(?:midnight|noon|midday)\b"
+    r"|(?<!\S)(?:[\d*/,-]+\s+){4}[\d*/,-]+(?!\S)|\bhours?\s*=\s*\d",
     re.I,
 )
 #: what no passage may lack when the question asks whether a thing exists, or how to run
@@ -376,10 +383,11 @@ def evidence(
     if question.musts:
         present = prose | code | set(WORD.findall(THOUSANDS.sub("", passage).lower()))
         present |= {"v" + major for major in _MAJOR.findall(passage)}
-        if AMOUNT in question.musts and _states_amount(
-            parts.prose, question, lexicon, subject_share
-        ):
-            present.add(AMOUNT)
+        for must, stated in ((AMOUNT, _AMOUNT_STATED), (TIME, _TIME_STATED)):
+            if must in question.musts and _states(
+                stated, parts.prose, question, lexicon, subject_share
+            ):
+                present.add(must)
         missing += tuple(t for t in question.musts if t not in present)
     if question.thing:
         # "is there a Terraform provider …": a passage that does not name the thing says
@@ -404,18 +412,25 @@ def _covered(weights: dict[str, float], prose: Collection[str], code: Collection
     return sum(w if t in prose else w / 2 if t in code else 0.0 for t, w in weights.items())
 
 
-def _states_amount(prose: str, question: Asked, lexicon: Lexicon, subject_share: float) -> bool:
-    """Whether a paragraph or list item of ``prose`` states an amount of something the
-    question names: "these two methods" does not say how many stack frames a traceback
-    keeps. The docs' subject ("structlog", in most chunks) names nothing in particular."""
+def _states(
+    stated: re.Pattern[str], prose: str, question: Asked, lexicon: Lexicon, subject_share: float
+) -> bool:
+    """Whether a paragraph or list item of ``prose`` states an amount or a time (``stated``)
+    of something the question names: "these two methods" does not say how many stack frames
+    a traceback keeps, and "nightlies are published at midnight" does not say when a folder
+    syncs. The docs' subject ("structlog", in most chunks) names nothing in particular."""
     specific = {t for t in question.terms if 0 < lexicon.share(t) < subject_share}
-    if question.counted is not None and lexicon.share(question.counted) < subject_share:
+    if (
+        stated is _AMOUNT_STATED
+        and question.counted is not None
+        and lexicon.share(question.counted) < subject_share
+    ):
         # the amount is of the thing asked about: a number of index blocks beside the word
         # "column" does not say how many columns a table may have
         specific = {question.counted}
     for block in _BLOCK.split(prose):
         said = set(terms(block)) | spellings_of(block)
-        if (not specific or specific & said) and _AMOUNT_STATED.search(
+        if (not specific or specific & said) and stated.search(
             WORD.sub(lambda w: " " if _echoes(w[0], question) else w[0], block)
         ):
             return True

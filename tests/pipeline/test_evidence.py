@@ -9,7 +9,7 @@ import pytest
 from citations.model import Source
 from connectors.knowledge.store import KnowledgeStore
 from pipeline import Pipeline
-from pipeline.asked import AMOUNT, asked
+from pipeline.asked import AMOUNT, TIME, asked
 from pipeline.config import PipelineSettings
 from pipeline.events import Route
 from pipeline.evidence import THING, Lexicon, Lexicons, evidence, split_code, support
@@ -243,6 +243,46 @@ def test_a_question_that_asks_for_an_amount_needs_a_passage_that_states_one() ->
     assert evidence(question, other, lexicon).carries
     item = "* `max_cookies` - how many cookies a response keeps.\n  Defaults to `20`.\n* `path`"
     assert evidence(question, item, docs).carries
+
+
+def test_a_time_of_day_the_asker_names_needs_a_passage_that_states_one_of_what_they_ask() -> None:
+    docs = [
+        "Periodic tasks › Crontab\nRun a task on a schedule. Every Monday morning at 7:30 a.m.:"
+        " ``crontab(hour=7, minute=30, day_of_week=1)``.",
+        "Periodic tasks › Intervals\nRun a task every few seconds with a timedelta schedule.",
+        "Backups › Scheduled backups\nBackups run on a cron schedule. The example below backs "
+        "up every day at midnight UTC.\n\n```\nbackup.cron=0 0 * * *\n```",
+        "Releases › Cadence\nNew releases are published on Tuesdays at 10:00 UTC.",
+        *(f"Tasks page {n}." for n in range(20)),
+    ]
+    lexicon = Lexicon.build(docs)
+    monday = asked("how do I run a task every monday at 7:30am?")
+    # the docs write "7:30 a.m.", never the asker's "30am"
+    assert monday.musts == (TIME,) and "30am" not in " ".join(monday.terms)
+    assert evidence(monday, docs[0], lexicon).carries
+    assert not evidence(monday, docs[1], lexicon).carries
+    nightly = asked("how do I make backups run every night at 2am on their own?")
+    assert nightly.musts == (TIME,)
+    assert evidence(nightly, docs[2], lexicon).carries
+    # a time of something else the question does not name (releases, not backups)
+    assert not evidence(nightly, docs[3], lexicon).carries
+    assert asked("what time does it rotate the log? at 2 p.m.?").musts == (TIME,)
+    assert TIME not in asked("how do I run a task every monday?").musts
+
+
+def test_a_size_unit_written_alone_is_asked_as_its_word_not_as_a_name() -> None:
+    docs = [
+        "Workers › Memory\nThe maximum resident memory, in kilobytes, a worker may use.",
+        "Workers › Tasks\nThe maximum number of tasks a worker may run.",
+    ]
+    lexicon = Lexicon.build(docs)
+    unit = asked("worker memory limit, is that number in MB or KB?")
+    assert unit.spelled == frozenset() and stem("kilobytes") in unit.terms
+    assert evidence(unit, docs[0], lexicon).carries
+    assert evidence(unit, docs[0], lexicon).coverage > evidence(unit, docs[1], lexicon).coverage
+    # after a number it is an amount, as written; a rate is left alone
+    assert asked("can I cap the cache at 512MB?").musts == ("512mb",)
+    assert spelled_as("KB") in asked("transfers crawl at a few hundred KB/s").spelled
 
 
 def test_a_name_the_asker_writes_that_no_chunk_has_leaves_every_passage_without_it() -> None:
@@ -589,7 +629,7 @@ def test_the_askers_estimates_machine_and_dates_are_their_situation_not_terms() 
     # what they ask for stays: an amount to set, a clock time they want, a bare number
     assert asked("can I cap the cache at about 512MB?").musts == ()
     assert asked("can I cap the cache at 512MB?").musts == ("512mb",)
-    assert asked("can it only sync between 1am and 6am?").musts == ("1am", "6am")
+    assert asked("can it only sync between 1am and 6am?").musts == (TIME,)
     assert asked("does it run on a 64-bit ARM board?").musts == ("64",)
     assert asked("we get 50 million rows a day, which interval?").musts == ()
 
