@@ -22,10 +22,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+#: what "is there …" asks of a judgement, not of a thing the docs name: "is there any
+#: difference between …", "is there a reason to …", "is there a performance penalty …"
+_JUDGED = (
+    r"(?:differences?|reasons?|need|point|benefits?|advantages?|downsides?|drawbacks?|catch"
+    r"|risks?|chance|harm|penalty|cost)\b"
+)
 #: a question asking whether a thing exists or is supported ("is there an official Helm chart
 #: …", "does dapr support the transactional outbox pattern …"): the words after it name the thing
 _EXISTS = re.compile(
-    r"\b(?:(?:is|are)\s+there(?:\s+(?:a|an|any|some|the))?"
+    r"\b(?:(?:is|are)\s+there(?:\s+(?:a|an|any|some|the))?(?!\s+(?:[\w-]+\s+){0,2}" + _JUDGED + r")"
     r"|(?:does|do|did|can|will|would)\s+(?!i\b|we\b)(?:[\w.-]+\s+){1,3}?"
     r"(?:support|offer|provide|ship|include|come\s+with|have(?!\s+to\b))"
     r"(?:\s+(?:a|an|any|some|the|its\s+own|their\s+own))?)"

@@ -54,7 +54,8 @@ _STOP_WORDS = """
     who whom whose why will with within without would yes yet you your yours d don doesn
     isn aren wasn weren won wouldn shouldn couldn didn hasn haven hadn let s anyone
     someone everyone somebody tell give show find work works long longer many happen happens
-    back end ends ever able possible okay thank thanks hi hello
+    back end ends ever able possible okay thank thanks hi hello everything everybody anybody
+    whatever etc stuff
 """
 STOP = frozenset(_STOP_WORDS.split())
 

@@ -38,6 +38,10 @@ from pipeline.things import Named, named
         ("does the folder ID have to be identical?", None),
         ("my app as a plain process can't reach the sidecar", None),
         ("how do I rotate the log file?", None),
+        # "is there" asking for a judgement, not for a thing the docs name
+        ("is there any difference between vite, vite dev and vite serve?", None),
+        ("is there a performance penalty for using it?", None),
+        ("are there any drawbacks to pinning it?", None),
     ],
 )
 def test_the_thing_a_question_names(question: str, thing: Named | None) -> None:

@@ -94,6 +94,8 @@ def test_a_word_that_only_stems_like_a_stop_word_is_a_term() -> None:
     # the regular and irregular forms of a stop word are stop words too
     assert terms("it showed what I needed, kept working and mostly tells others") == []
     assert terms("no longer; thank you, it happened") == []
+    # a word for "all of it" names nothing: "the licenses of everything that got bundled"
+    assert terms("the licenses of everything, whatever stuff etc") == [stem("licenses")]
     # a doubled consonant, a dropped e; a single letter is no term either
     assert terms("it kept needing, wanted making and getting x") == []
     assert inflected("agree", "ing") == "agreeing" and inflected("agree", "ed") == "agreed"
