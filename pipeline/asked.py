@@ -105,6 +105,9 @@ _SIZE_WORDS = {
 #: a time of day ("7:30am", "2 pm"): the docs must state one (``TIME``), in their own way
 #: ("7:30 a.m.", "midnight", a cron line), never the asker's "30am"
 _CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[ap]\.?m\b\.?", re.I)
+#: a quoted message of this many terms or more is matched by most of its terms, not all: the
+#: docs name the error ("MySQL is throwing deadlock errors") more often than they print it
+QUOTE_TERMS = 3
 #: the plural of a status code ("our CDN doesn't like 404s"): the code itself
 _CODES = re.compile(r"\b([1-5]\d\d)s\b")
 #: a percentile written as a latency dashboard names it ("p95", "p99.9"): which percentile the
@@ -200,6 +203,9 @@ class Asked:
     coded: frozenset[str] = frozenset()
     #: the stems of each word the asker joins with hyphens (``cargo-nextest``)
     hyphenated: frozenset[tuple[str, ...]] = frozenset()
+    #: the terms of each message the asker quotes ("Deadlock found when trying to get lock"),
+    #: of three terms or more: most of them, not all, must be in the passage
+    quoted: tuple[tuple[str, ...], ...] = ()
     #: what the question asks an amount of ("how many *threads*"), when it names it
     counted: str | None = None
     #: the terms of the thing the question asks about (:func:`pipeline.things.named`): "is
@@ -231,6 +237,7 @@ def asked(
         terms=wanted,
         names=names,
         musts=_musts(mine) + ((TIME,) if clock else ()),
+        quoted=_quotes(mine),
         spelled=frozenset(n for n in _names(mine) if not _VERSION.fullmatch(n))
         | _name_phrases(mine)
         | dotted_names(mine),
@@ -289,7 +296,11 @@ def _situation(text: str) -> str:
     code, and a percentile's short name as the word."""
     text = _SITUATION.sub(" ", _ROUGH.sub(" ", _ASSIGNED.sub(" ", text)))
     text = _CLOCK.sub(" ", text)
-    text = _SIZE_UNIT.sub(lambda m: _SIZE_WORDS[m[1].lower()], text)
+    quotes = [m.span() for m in _QUOTED.finditer(text)]
+    text = _SIZE_UNIT.sub(
+        lambda m: m[0] if any(a <= m.start() < b for a, b in quotes) else _SIZE_WORDS[m[1].lower()],
+        text,
+    )
     return _PERCENTILE.sub("percentile", _CODES.sub(r"\1", text))
 
 
@@ -420,13 +431,20 @@ def _names(text: str, *, identifiers: bool = False) -> frozenset[str]:
     )
 
 
+def _quotes(text: str) -> tuple[tuple[str, ...], ...]:
+    """The terms of each quoted message of ``QUOTE_TERMS`` terms or more."""
+    found = (terms(next(g for g in m.groups() if g is not None)) for m in _QUOTED.finditer(text))
+    return tuple(tuple(dict.fromkeys(q)) for q in found if len(q) >= QUOTE_TERMS)
+
+
 def _musts(text: str) -> tuple[str, ...]:
     """Numbers of two or more characters (``30``, ``v1``, ``1,000``) and quoted names' terms."""
     text = THOUSANDS.sub("", text)
     found = [w.lower() for w in WORD.findall(text) if len(w) > 1 and any(c.isdigit() for c in w)]
     for match in _QUOTED.finditer(text):
-        quoted = next(g for g in match.groups() if g is not None)
-        found.extend(terms(quoted))
+        quoted = terms(next(g for g in match.groups() if g is not None))
+        if len(quoted) < QUOTE_TERMS:
+            found.extend(quoted)
     if _AMOUNT_ASKED.search(text):
         found.append(AMOUNT)
     return tuple(dict.fromkeys(found))

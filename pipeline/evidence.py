@@ -389,6 +389,13 @@ def evidence(
             ):
                 present.add(must)
         missing += tuple(t for t in question.musts if t not in present)
+    if question.quoted:
+        said = prose | code | set(WORD.findall(passage.lower()))
+        missing += tuple(
+            PHRASE + " ".join(quote)
+            for quote in question.quoted
+            if 3 * sum(t in said for t in quote) < 2 * len(quote)
+        )
     if question.thing:
         # "is there a Terraform provider …": a passage that does not name the thing says
         # nothing about whether there is one, however much else it shares with the question

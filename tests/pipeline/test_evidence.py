@@ -57,6 +57,25 @@ def test_a_number_or_quoted_name_must_be_in_the_passage_itself() -> None:
     assert asked("is HTTP/2 supported for 2 weeks?").musts == ()
 
 
+def test_a_quoted_message_is_matched_by_most_of_its_terms() -> None:
+    docs = [
+        "FAQ › MySQL is throwing deadlock errors, what can I do?\nLower the isolation level.",
+        "FAQ › Results\nResults are found in the backend once the task has run.",
+        *(f"Tasks page {n}." for n in range(10)),
+    ]
+    lexicon = Lexicon.build(docs)
+    message = asked('mysql: "Deadlock found when trying to get lock" errors all the time')
+    assert message.musts == () and message.quoted == (("deadlock", "found", "lock"),)
+    # the docs name the error without printing it: two of its three terms are enough
+    assert evidence(message, docs[0].replace("errors", "lock errors"), lexicon).carries
+    assert not evidence(message, docs[0], lexicon).carries
+    assert not evidence(message, docs[1], lexicon).carries
+    # a short quote is a name, every term of it a must
+    assert asked('what does "lock found" mean?').musts == ("lock", "found")
+    # the asker's own units inside a quote stay as written
+    assert asked('"Some chunks are larger than 500 kB" on build').quoted[0][-1] == "kb"
+
+
 def test_an_unknown_name_weighs_more_than_an_unknown_everyday_word() -> None:
     lexicon = Lexicon.build(CORPUS)
     name = evidence(asked("can I keep the cookies in Redis?"), CORPUS[0], lexicon)
