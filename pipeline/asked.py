@@ -27,6 +27,7 @@ from pipeline.words import (
     PHRASE,
     SENTENCE_END,
     STOP,
+    STOP_FORMS,
     THOUSANDS,
     TOKEN,
     WORD,
@@ -105,6 +106,16 @@ _SIZE_WORDS = {
 #: a time of day ("7:30am", "2 pm"): the docs must state one (``TIME``), in their own way
 #: ("7:30 a.m.", "midnight", a cron line), never the asker's "30am"
 _CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s?[ap]\.?m\b\.?", re.I)
+#: where something is to go, or what it is measured against ("deploy the site *to heroku*",
+#: "moving from redis *to valkey*", "faster *than turbopack*", "celery *vs dramatiq*"): a
+#: name, though written in lower case, that documentation covering it would write
+_DESTINATION = re.compile(
+    r"\b(?:(?:deploy|publish|push|ship|send|upload|report|mov|migrat|switch|forward|export"
+    r"|stream|connect|integrat|hook|plug|port)\w*\b(?:\s+[\w'.-]+){0,6}?\s+(?:to|into|onto|with)"
+    r"|(?:faster|slower|better|worse|lighter|heavier|quicker|simpler|easier|cheaper|smaller)"
+    r"\b(?:\s+[\w'.-]+){0,5}?\s+than|vs\.?|versus|compared\s+(?:to|with))"
+    r"\s+(?:(?:a|an|the|our|my|their)\s+)?(?P<name>[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*)\b(?![.-]\w)"
+)
 #: a quoted message of this many terms or more is matched by most of its terms, not all: the
 #: docs name the error ("MySQL is throwing deadlock errors") more often than they print it
 QUOTE_TERMS = 3
@@ -239,6 +250,7 @@ def asked(
         musts=_musts(mine) + ((TIME,) if clock else ()),
         quoted=_quotes(mine),
         spelled=frozenset(n for n in _names(mine) if not _VERSION.fullmatch(n))
+        | _destinations(mine)
         | _name_phrases(mine)
         | dotted_names(mine),
         identifiers=_names(mine, identifiers=True),
@@ -428,6 +440,16 @@ def _names(text: str, *, identifiers: bool = False) -> frozenset[str]:
         spelled_as(word)
         for word, name in words_as_written(text)
         if name and (not identifiers or _identifier(word))
+    )
+
+
+def _destinations(text: str) -> frozenset[str]:
+    """The words where something is to go or what it is measured against (:data:`_DESTINATION`),
+    as names: "heroku" is one, though the asker writes it in lower case."""
+    return frozenset(
+        EXACT + m["name"]
+        for m in _DESTINATION.finditer(text)
+        if m["name"] not in STOP_FORMS and len(m["name"]) > 2
     )
 
 

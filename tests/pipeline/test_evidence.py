@@ -17,7 +17,7 @@ from pipeline.extractive import extract
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
 from pipeline.question import Question
-from pipeline.words import question_terms, spelled_as, stem, terms
+from pipeline.words import EXACT, question_terms, spelled_as, stem, terms
 
 CORPUS = [
     "Cookies are exposed as a regular dictionary: request.cookies.get('mycookie').",
@@ -55,6 +55,29 @@ def test_a_number_or_quoted_name_must_be_in_the_passage_itself() -> None:
     assert not evidence(asked("is `set_cookie` async?"), CORPUS[0], lexicon).carries
     # a one-digit number is too common to require ("2 weeks", "HTTP/2")
     assert asked("is HTTP/2 supported for 2 weeks?").musts == ()
+
+
+def test_where_something_goes_or_what_it_is_compared_with_is_a_name_in_any_case() -> None:
+    docs = [
+        "Deploying › Static hosts\nDeploy the built site to Netlify or to a static file host.",
+        "Logging › Files\nSend the logs to a file with the file handler.",
+        *(f"Build page {n}." for n in range(10)),
+    ]
+    lexicon = Lexicon.build(docs)
+    heroku = asked("any guide for deploying the built site to heroku?")
+    assert heroku.spelled == {EXACT + "heroku"}
+    assert not evidence(heroku, docs[0], lexicon).carries
+    assert evidence(
+        asked("any guide for deploying the built site to netlify?"), docs[0], lexicon
+    ).carries
+    # a word the docs have is no obstacle
+    assert evidence(asked("how do I send the logs to a file?"), docs[1], lexicon).carries
+    assert asked("we're moving from redis to valkey").spelled == {EXACT + "valkey"}
+    assert asked("how much faster is a build than turbopack?").spelled == {EXACT + "turbopack"}
+    assert asked("celery vs dramatiq, which one?").spelled == {EXACT + "dramatiq"}
+    # "rather … than" compares nothing; a place the asker is in is no destination
+    assert asked("I'd rather it fail than quietly pick another port").spelled == frozenset()
+    assert asked("how do I get to the settings page?").spelled == frozenset()
 
 
 def test_a_quoted_message_is_matched_by_most_of_its_terms() -> None:
