@@ -113,7 +113,8 @@ _DESTINATION = re.compile(
     r"\b(?:(?:deploy|publish|push|ship|send|upload|report|mov|migrat|switch|forward|export"
     r"|stream|connect|integrat|hook|plug|port)\w*\b(?:\s+[\w'.-]+){0,6}?\s+(?:to|into|onto|with)"
     r"|(?:faster|slower|better|worse|lighter|heavier|quicker|simpler|easier|cheaper|smaller)"
-    r"\b(?:\s+[\w'.-]+){0,5}?\s+than|vs\.?|versus|compared\s+(?:to|with))"
+    r"\b(?:\s+[\w'.-]+){0,5}?\s+than|vs\.?|versus|compared\s+(?:to|with)"
+    r"|get(?=\s+[a-z]+\s+to\s+[a-z])|(?:work|run)\w*\s+under)"
     r"\s+(?:(?:a|an|the|our|my|their)\s+)?(?P<name>[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*)\b(?![.-]\w)"
 )
 #: a quoted message of this many terms or more is matched by most of its terms, not all: the

@@ -75,6 +75,10 @@ def test_where_something_goes_or_what_it_is_compared_with_is_a_name_in_any_case(
     assert asked("we're moving from redis to valkey").spelled == {EXACT + "valkey"}
     assert asked("how much faster is a build than turbopack?").spelled == {EXACT + "turbopack"}
     assert asked("celery vs dramatiq, which one?").spelled == {EXACT + "dramatiq"}
+    # what the asker wants to get to behave, and what something is to run under
+    assert asked("how do I get jest to understand env vars?").spelled == {EXACT + "jest"}
+    assert asked("do the async methods work under trio?").spelled == {EXACT + "trio"}
+    assert asked("how do I get it to reload?").spelled == frozenset()
     # "rather … than" compares nothing; a place the asker is in is no destination
     assert asked("I'd rather it fail than quietly pick another port").spelled == frozenset()
     assert asked("how do I get to the settings page?").spelled == frozenset()
