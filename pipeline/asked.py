@@ -252,6 +252,7 @@ def asked(
         quoted=_quotes(mine),
         spelled=frozenset(n for n in _names(mine) if not _VERSION.fullmatch(n))
         | _destinations(mine)
+        | _hyphenated_thing(mine)
         | _name_phrases(mine)
         | dotted_names(mine),
         identifiers=_names(mine, identifiers=True),
@@ -451,6 +452,18 @@ def _destinations(text: str) -> frozenset[str]:
         EXACT + m["name"]
         for m in _DESTINATION.finditer(text)
         if m["name"] not in STOP_FORMS and len(m["name"]) > 2
+    )
+
+
+def _hyphenated_thing(text: str) -> frozenset[str]:
+    """The words joined by hyphens in the name of the thing ``text`` asks about
+    ("does it support *styled-components* with SSR?"), as a name of several words: the docs
+    name the thing where they write them together."""
+    found = named(text)
+    if found is None:
+        return frozenset()
+    return frozenset(
+        PHRASE + " ".join(m[0].lower().split("-")) for m in _HYPHENATED.finditer(found.name)
     )
 
 

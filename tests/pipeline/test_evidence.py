@@ -17,7 +17,7 @@ from pipeline.extractive import extract
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
 from pipeline.question import Question
-from pipeline.words import EXACT, question_terms, spelled_as, stem, terms
+from pipeline.words import EXACT, PHRASE, question_terms, spelled_as, stem, terms
 
 CORPUS = [
     "Cookies are exposed as a regular dictionary: request.cookies.get('mycookie').",
@@ -79,6 +79,13 @@ def test_where_something_goes_or_what_it_is_compared_with_is_a_name_in_any_case(
     assert asked("how do I get jest to understand env vars?").spelled == {EXACT + "jest"}
     assert asked("do the async methods work under trio?").spelled == {EXACT + "trio"}
     assert asked("how do I get it to reload?").spelled == frozenset()
+    # a thing asked about, named by words joined with hyphens, is named where they stand together
+    styled = asked("does it support styled-components out of the box?")
+    assert styled.spelled == {PHRASE + "styled components"}
+    assert not evidence(
+        styled, "Styles › Components\nStyled output for components.", lexicon
+    ).carries
+    assert asked("is there a built-in backup command?").spelled == frozenset()
     # "rather … than" compares nothing; a place the asker is in is no destination
     assert asked("I'd rather it fail than quietly pick another port").spelled == frozenset()
     assert asked("how do I get to the settings page?").spelled == frozenset()
