@@ -219,7 +219,11 @@ _SETS = (
             # Prometheus scrapes it: support 0.86 to 0.87) and stops five leaks on other sets:
             # cited 89.7 -> 86.2%, fact 77.0%, first footnote right 69.0 -> 65.5%
             fact_stated=0.77,
-            uncovered=0.86,
+            # a time of day asked as one the docs state in their own way (session 26: "7:30am"
+            # is "7:30 a.m.") lets "sync at night, between 1am and 6am" through, on the
+            # nightly builds "published at midnight": 19 -> 18/22, while four answers on
+            # other sets gain
+            uncovered=0.81,
             first_footnote_right=0.65,
         ),
     ),
