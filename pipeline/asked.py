@@ -24,6 +24,7 @@ from citations.spelling import american
 from pipeline.things import named
 from pipeline.words import (
     EXACT,
+    FOLDED,
     PHRASE,
     SENTENCE_END,
     STOP,
@@ -33,6 +34,7 @@ from pipeline.words import (
     WORD,
     dotted_names,
     phrased_terms,
+    singular,
     spelled_as,
     spellings_of,
     stem,
@@ -114,7 +116,8 @@ _DESTINATION = re.compile(
     r"|stream|connect|integrat|hook|plug|port)\w*\b(?:\s+[\w'.-]+){0,6}?\s+(?:to|into|onto|with)"
     r"|(?:faster|slower|better|worse|lighter|heavier|quicker|simpler|easier|cheaper|smaller)"
     r"\b(?:\s+[\w'.-]+){0,5}?\s+than|vs\.?|versus|compared\s+(?:to|with)"
-    r"|get(?=\s+[a-z]+\s+to\s+[a-z])|(?:work|run)\w*\s+under)"
+    r"|get(?=\s+[a-z]+\s+to\s+[a-z])|(?:work|run)\w*\s+under"
+    r"|(?:configure|install|enable)(?=\s+[a-z][\w.-]*\s+(?:so|to|for|with|in|on|inside)\b))"
     r"\s+(?:(?:a|an|the|our|my|their)\s+)?(?P<name>[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*)\b(?![.-]\w)"
 )
 #: a quoted message of this many terms or more is matched by most of its terms, not all: the
@@ -449,7 +452,7 @@ def _destinations(text: str) -> frozenset[str]:
     """The words where something is to go or what it is measured against (:data:`_DESTINATION`),
     as names: "heroku" is one, though the asker writes it in lower case."""
     return frozenset(
-        EXACT + m["name"]
+        (FOLDED + singular(m["name"]) if m["name"].isalpha() else EXACT + m["name"])
         for m in _DESTINATION.finditer(text)
         if m["name"] not in STOP_FORMS and len(m["name"]) > 2
     )
