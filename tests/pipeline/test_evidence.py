@@ -17,7 +17,7 @@ from pipeline.extractive import extract
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
 from pipeline.question import Question
-from pipeline.words import FOLDED, PHRASE, question_terms, spelled_as, stem, terms
+from pipeline.words import EXACT, FOLDED, PHRASE, question_terms, spelled_as, stem, terms
 
 CORPUS = [
     "Cookies are exposed as a regular dictionary: request.cookies.get('mycookie').",
@@ -83,6 +83,10 @@ def test_where_something_goes_or_what_it_is_compared_with_is_a_name_in_any_case(
     assert asked("how do I configure redbeat so it keeps state?").spelled == {FOLDED + "redbeat"}
     assert asked("deploy it to lambdas").spelled == {FOLDED + "lambda"}
     assert asked("how do I configure it so it keeps state?").spelled == frozenset()
+    # a name with a dot or a hyphen is matched as written; two letters are too few for a name
+    assert asked("can it publish my package to conda-forge?").spelled == {EXACT + "conda-forge"}
+    assert asked("can it deploy to gcp?").spelled == {FOLDED + "gcp"}
+    assert asked("can it ship the logs to es?").spelled == frozenset()
     # a thing asked about, named by words joined with hyphens, is named where they stand together
     styled = asked("does it support styled-components out of the box?")
     assert styled.spelled == {PHRASE + "styled components"}
