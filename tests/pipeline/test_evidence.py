@@ -110,8 +110,12 @@ def test_a_quoted_message_is_matched_by_most_of_its_terms() -> None:
     assert message.musts == () and message.quoted == (("deadlock", "found", "lock"),)
     # the docs name the error without printing it: two of its three terms are enough
     assert evidence(message, docs[0].replace("errors", "lock errors"), lexicon).carries
-    assert not evidence(message, docs[0], lexicon).carries
+    assert evidence(message, docs[0], lexicon).missing == ('"deadlock found lock',)
     assert not evidence(message, docs[1], lexicon).carries
+    # half of a longer message is not enough
+    longer = asked('mysql: "Deadlock found when trying to get lock on the table" errors')
+    assert len(longer.quoted[0]) == 4
+    assert not evidence(longer, docs[0].replace("errors", "lock errors"), lexicon).carries
     # a short quote is a name, every term of it a must
     assert asked('what does "lock found" mean?').musts == ("lock", "found")
     # the asker's own units inside a quote stay as written
