@@ -470,18 +470,22 @@ def _hyphenated_thing(text: str) -> frozenset[str]:
     )
 
 
+def _quoted_terms(text: str) -> Iterable[list[str]]:
+    """The terms of each name or message ``text`` quotes."""
+    for match in _QUOTED.finditer(text):
+        yield terms(next(g for g in match.groups() if g is not None))
+
+
 def _quotes(text: str) -> tuple[tuple[str, ...], ...]:
     """The terms of each quoted message of ``QUOTE_TERMS`` terms or more."""
-    found = (terms(next(g for g in m.groups() if g is not None)) for m in _QUOTED.finditer(text))
-    return tuple(tuple(dict.fromkeys(q)) for q in found if len(q) >= QUOTE_TERMS)
+    return tuple(tuple(dict.fromkeys(q)) for q in _quoted_terms(text) if len(q) >= QUOTE_TERMS)
 
 
 def _musts(text: str) -> tuple[str, ...]:
     """Numbers of two or more characters (``30``, ``v1``, ``1,000``) and quoted names' terms."""
     text = THOUSANDS.sub("", text)
     found = [w.lower() for w in WORD.findall(text) if len(w) > 1 and any(c.isdigit() for c in w)]
-    for match in _QUOTED.finditer(text):
-        quoted = terms(next(g for g in match.groups() if g is not None))
+    for quoted in _quoted_terms(text):
         if len(quoted) < QUOTE_TERMS:
             found.extend(quoted)
     if _AMOUNT_ASKED.search(text):

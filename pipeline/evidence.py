@@ -380,8 +380,14 @@ def evidence(
         if t not in missing and t not in prose and t not in code
         if lexicon.share(t) < subject_share
     )
+    # every word as written too, numbers whole ("1,000"), for what must match word for word
+    written = (
+        prose | code | set(WORD.findall(THOUSANDS.sub("", passage).lower()))
+        if question.musts or question.quoted
+        else set()
+    )
     if question.musts:
-        present = prose | code | set(WORD.findall(THOUSANDS.sub("", passage).lower()))
+        present = set(written)
         present |= {"v" + major for major in _MAJOR.findall(passage)}
         for must, stated in ((AMOUNT, _AMOUNT_STATED), (TIME, _TIME_STATED)):
             if must in question.musts and _states(
@@ -389,13 +395,11 @@ def evidence(
             ):
                 present.add(must)
         missing += tuple(t for t in question.musts if t not in present)
-    if question.quoted:
-        said = prose | code | set(WORD.findall(passage.lower()))
-        missing += tuple(
-            PHRASE + " ".join(quote)
-            for quote in question.quoted
-            if 3 * sum(t in said for t in quote) < 2 * len(quote)
-        )
+    missing += tuple(
+        PHRASE + " ".join(quote)
+        for quote in question.quoted
+        if 3 * sum(t in written for t in quote) < 2 * len(quote)
+    )
     if question.thing:
         # "is there a Terraform provider …": a passage that does not name the thing says
         # nothing about whether there is one, however much else it shares with the question
