@@ -389,9 +389,12 @@ def evidence(
     if question.musts:
         present = set(written)
         present |= {"v" + major for major in _MAJOR.findall(passage)}
-        for must, stated in ((AMOUNT, _AMOUNT_STATED), (TIME, _TIME_STATED)):
+        for must, stated, of in (
+            (AMOUNT, _AMOUNT_STATED, question.counted),
+            (TIME, _TIME_STATED, None),
+        ):
             if must in question.musts and _states(
-                stated, parts.prose, question, lexicon, subject_share
+                stated, of, parts.prose, question, lexicon, subject_share
             ):
                 present.add(must)
         missing += tuple(t for t in question.musts if t not in present)
@@ -424,21 +427,22 @@ def _covered(weights: dict[str, float], prose: Collection[str], code: Collection
 
 
 def _states(
-    stated: re.Pattern[str], prose: str, question: Asked, lexicon: Lexicon, subject_share: float
+    stated: re.Pattern[str],
+    of: str | None,
+    prose: str,
+    question: Asked,
+    lexicon: Lexicon,
+    subject_share: float,
 ) -> bool:
     """Whether a paragraph or list item of ``prose`` states an amount or a time (``stated``)
-    of something the question names: "these two methods" does not say how many stack frames
+    of something the question names (``of``, when it says what it counts): "these two methods" does not say how many stack frames
     a traceback keeps, and "nightlies are published at midnight" does not say when a folder
     syncs. The docs' subject ("structlog", in most chunks) names nothing in particular."""
     specific = {t for t in question.terms if 0 < lexicon.share(t) < subject_share}
-    if (
-        stated is _AMOUNT_STATED
-        and question.counted is not None
-        and lexicon.share(question.counted) < subject_share
-    ):
+    if of is not None and lexicon.share(of) < subject_share:
         # the amount is of the thing asked about: a number of index blocks beside the word
         # "column" does not say how many columns a table may have
-        specific = {question.counted}
+        specific = {of}
     for block in _BLOCK.split(prose):
         said = set(terms(block)) | spellings_of(block)
         if (not specific or specific & said) and stated.search(
