@@ -75,13 +75,14 @@ _HAD = re.compile(
     re.I,
 )
 #: the asker's situation told as an estimate, a machine's size or a date ("roughly 50 million
-#: rows a day", "about 20 million ids", "on a 4-vCPU VM", "a row dated 2100"): how much and
+#: rows a day", "about 20 million ids", "~40 machines", "on a 4-vCPU VM", "a row dated 2100"): how much and
 #: when for them. Documentation states ranges and the sizes it recommends, not the asker's
 #: value, so these are no terms of the question; an amount the asker asks for ("cap the cache
 #: at 512MB", "time out after 30 seconds") still is, and so is a clock time: "only sync
 #: between 1am and 6am" is the window they want, which the docs must offer.
 _SITUATION = re.compile(
-    r"\b(?:about|around|roughly|approximately|nearly|almost)\s+\d+(?:[.,]\d+)?"
+    r"(?:\b(?:about|around|roughly|approximately|nearly|almost)\s+|(?<![\w=~/.])~\s?)"
+    r"\d+(?:[.,]\d+)?"
     rf"(?:\s?{_SCALE}{_UNIT}\b|\s(?:thousand|million|billion)\b)?"
     rf"|\b(?:a|an|my|our|one|each)\s+\d+(?:[.,]\d+)?-?{_UNIT}(?=[\s-])"
     r"|\b(?:dated|timestamped)\s+\d[\d-]*|\b\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?\b",
@@ -169,6 +170,18 @@ AMOUNT = "<amount>"
 #: what no passage may lack when the question names a time of day: "only sync between 1am
 #: and 6am" is a window the docs must offer
 TIME = "<time>"
+#: a question when a release comes ("when is 6.0 going to be released?", "when will the next
+#: version be out?"): the docs must state a date (``DATE``). Not "when was the flag added?",
+#: which a version answers ("new in 1.1")
+_WHEN_RELEASED = re.compile(
+    r"\bwhen\b(?=[^?!\n]{0,60}?(?<![\w.])v?\d+\.\d+|[^?!\n]{0,60}?\b(?:next|new|upcoming"
+    r"|coming)\s+(?:major\s+|minor\s+|stable\s+)?(?:release|version)\b)"
+    r"[^?!\n]{0,80}?\b(?:released?|releasing|out|ship(?:ped|ping)?|available|final"
+    r"|land(?:s|ed)?)\b",
+    re.I,
+)
+#: what no passage may lack when the question asks when a release comes
+DATE = "<date>"
 #: a major version the asker writes ("v3"): a number the passage must have
 #: (:data:`pipeline.evidence._MAJOR`), not a name the documents must write
 _VERSION = re.compile(re.escape(EXACT) + r"v\d+")
@@ -251,7 +264,9 @@ def asked(
     return Asked(
         terms=wanted,
         names=names,
-        musts=_musts(mine) + ((TIME,) if clock else ()),
+        musts=_musts(mine)
+        + ((TIME,) if clock else ())
+        + ((DATE,) if _WHEN_RELEASED.search(mine) else ()),
         quoted=_quotes(mine),
         spelled=frozenset(n for n in _names(mine) if not _VERSION.fullmatch(n))
         | _destinations(mine)

@@ -100,7 +100,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from pipeline.asked import AMOUNT, TIME, Asked
+from pipeline.asked import AMOUNT, DATE, TIME, Asked
 from pipeline.ports import Corpus
 from pipeline.text import FENCED as _FENCE
 from pipeline.text import linkless, unlinked
@@ -145,6 +145,12 @@ _TIME_STATED = re.compile(
     r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?[ap]\.?m\b|\b(?:midnight|noon|midday)\b"
     r"|(?<!\S)(?:[\d*/,-]+\s+){4}[\d*/,-]+(?!\S)|\bhours?\s*=\s*\d",
     re.I,
+)
+#: a date as documentation states one: a year ("in 2025"), a month and year ("March 2026"),
+#: an ISO date or a quarter ("Q3 2026")
+_DATE_STATED = re.compile(
+    r"\b(?:19|20)\d{2}\b|\bQ[1-4]\b|\b(?:January|February|March|April|May|June|July|August"
+    r"|September|October|November|December)\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d{2}\b"
 )
 #: what no passage may lack when the question asks whether a thing exists, or how to run
 #: something as one (``Evidence.missing``)
@@ -392,6 +398,7 @@ def evidence(
         for must, stated, of in (
             (AMOUNT, _AMOUNT_STATED, question.counted),
             (TIME, _TIME_STATED, None),
+            (DATE, _DATE_STATED, None),
         ):
             if must in question.musts and _states(
                 stated, of, parts.prose, question, lexicon, subject_share

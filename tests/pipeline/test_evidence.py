@@ -9,7 +9,7 @@ import pytest
 from citations.model import Source
 from connectors.knowledge.store import KnowledgeStore
 from pipeline import Pipeline
-from pipeline.asked import AMOUNT, TIME, asked
+from pipeline.asked import AMOUNT, DATE, TIME, asked
 from pipeline.config import PipelineSettings
 from pipeline.events import Route
 from pipeline.evidence import THING, Lexicon, Lexicons, evidence, split_code, support
@@ -697,6 +697,32 @@ def test_the_askers_estimates_machine_and_dates_are_their_situation_not_terms() 
     assert asked("can it only sync between 1am and 6am?").musts == (TIME,)
     assert asked("does it run on a 64-bit ARM board?").musts == ("64",)
     assert asked("we get 50 million rows a day, which interval?").musts == ()
+    # "~" is chat's "about" (not a path's "~/.cache", nor a version range's "~=1.2")
+    assert asked("we back up ~40 machines, one big repo or one per box?").musts == ()
+    assert asked("need to get ~500 GB back after a disk died").musts == ()
+    assert asked("what does ~/.cache/borg2 hold?").musts == ("borg2",)
+    assert asked("which versions does ~=12.4 allow?").musts == ("12",)
+
+
+def test_a_question_when_a_release_comes_needs_a_passage_that_states_a_date_of_it() -> None:
+    docs = [
+        "Releases › Schedule\nVersion 3.0 was released in March 2026; 3.1 follows in Q3.",
+        "Releases › Upgrading\nVersion 3.0 drops the old config format. Upgrade with care.",
+        "Backups › Scheduled backups\nThe example archive is named daily-2024-01-15.",
+        *(f"Tasks page {n}." for n in range(20)),
+    ]
+    lexicon = Lexicon.build(docs)
+    final = asked("when is 3.0 final going to be released?")
+    assert final.musts[-1] == DATE
+    assert evidence(final, docs[0], lexicon).carries
+    # a passage on the release that names no date, or a date of something else
+    assert not evidence(final, docs[1], lexicon).carries
+    assert not evidence(final, docs[2], lexicon).carries
+    assert asked("when will the next major version be out?").musts == (DATE,)
+    # a version answers when a feature came, and "when" may ask about something else
+    assert DATE not in asked("when was the json flag added?").musts
+    assert DATE not in asked("when do I need to release the lock?").musts
+    assert DATE not in asked("when I run 3.0 the output is garbled, why?").musts
 
 
 def test_a_name_only_in_a_links_text_is_not_one_the_docs_cover() -> None:
