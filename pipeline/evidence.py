@@ -131,6 +131,9 @@ _COMPOUND = re.compile(r"\w+(?:[./_-]\w+)+")
 #: a major version as a release names it ("3.0", "3.x", "Prometheus v3.9"): what the asker
 #: calls "v3"
 _MAJOR = re.compile(r"(?<![\w.])v?(\d+)\.(?:x\b|\d)")
+#: a name and its number joined by a hyphen, a dot or an underscore ("SHA-256", "UTF-8",
+#: "Python-3"): what the asker writes as one word ("sha256")
+_NAME_NUMBER = re.compile(r"\b([a-z]+)[-_.](\d+)\b")
 #: paragraphs and list items: "Defaults to `500`." follows what it is the default of
 _BLOCK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[*+-]|\d+[.)])[ \t])")
 _AMOUNT_STATED = re.compile(
@@ -395,6 +398,7 @@ def evidence(
     if question.musts:
         present = set(written)
         present |= {"v" + major for major in _MAJOR.findall(passage)}
+        present |= {name + number for name, number in _NAME_NUMBER.findall(passage.lower())}
         for must, stated, of in (
             (AMOUNT, _AMOUNT_STATED, question.counted),
             (TIME, _TIME_STATED, None),

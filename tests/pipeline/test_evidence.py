@@ -896,3 +896,19 @@ def test_question_terms_end_with_the_documentations_words_for_its_phrasings() ->
         stem("minimum"),
     ]
     assert question_terms("how do I clear the cache?") == terms("how do I clear the cache?")
+
+
+def test_a_name_and_number_written_as_one_word_match_them_joined_by_a_hyphen() -> None:
+    docs = [
+        "Hashing › IDs\nChunk ids use HMAC-SHA-256 or BLAKE2b, so collisions are improbable.",
+        "Hashing › Names\nFile names are stored as UTF-8; SHA 256 is not used here.",
+        *(f"Backups page {n}." for n in range(10)),
+    ]
+    lexicon = Lexicon.build(docs)
+    collision = asked("could a sha256 collision mix up two of my files?")
+    assert collision.musts == ("sha256",)
+    assert evidence(collision, docs[0], lexicon).carries
+    # apart, or with another number, they are two words
+    assert not evidence(collision, docs[1], lexicon).carries
+    assert evidence(asked("are utf8 file names kept?"), docs[1], lexicon).carries
+    assert not evidence(asked("are utf16 file names kept?"), docs[1], lexicon).carries
