@@ -54,7 +54,7 @@ class PipelineSettings(BaseModel):
     """share of that weight for an unknown everyday word (a name, acronym or number counts in full)"""
     evidence_subject_share: float = Field(0.2, ge=0, le=1)
     """a code name with an underscore (``log_level``) that the question spells must be in the passage that answers, unless this share of the chunks have it (the docs' subject)"""
-    evidence_thing_share: float = Field(0.5, ge=0, le=1)
+    evidence_thing_share: float = Field(0.8, ge=0, le=1)
     """a question whether there is a thing ("is there a Helm chart"), or how to run something as one ("as a Windows service"), is answered only from a passage naming this share of the thing's terms (IDF-weighted; 0: off)"""
     closeness_weight: float = Field(6.0, ge=0, le=20)
     """offline answers: how much a passage's word-for-word closeness to the question (pipeline/closeness.py) adds to its support in ordering the passages an answer is made from (0: off)"""

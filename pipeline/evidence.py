@@ -62,8 +62,9 @@ mentions what the question is about. Two signals can:
   may be, nor does "these two methods" say how many stack frames a traceback keeps.
 - **things**: a question that asks whether there is a thing ("is there an official Helm chart
   to install it?", "does it support the transactional outbox pattern?") is carried only by a
-  passage that names most of that thing (``evidence_thing_share`` of its IDF-weighted terms,
-  up to where its name ends: "an official Helm chart"). Documentation says what exists and
+  passage that names that thing (``evidence_thing_share``, 0.8, of its IDF-weighted terms,
+  up to where its name ends: "an official Helm chart"; a Docker image is not named by "Docker"
+  alone, nor a Windows service by "Windows"). Documentation says what exists and
   seldom what does not, so a passage that shares the rest of the question ("install",
   "Prometheus") without naming the thing cannot say there is one. Words that only say what
   kind of thing it is, or how good ("a tool", "a guide", "an official", "a quick", "built-in"),
@@ -160,7 +161,7 @@ _DATE_STATED = re.compile(
 THING = "<thing>"
 #: the share of the thing's (IDF-weighted) terms a passage must name to speak of it
 #: (``PipelineSettings.evidence_thing_share``)
-THING_SHARE = 0.5
+THING_SHARE = 0.8
 #: a name that this share of the chunks have is the documents' subject, not a detail
 #: (``PipelineSettings.evidence_subject_share``)
 SUBJECT_SHARE = 0.2
