@@ -278,6 +278,10 @@ class Lexicon:
         df = self._df(term)
         return math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
 
+    def writes_apart(self, first: str, second: str) -> bool:
+        """Whether some chunk has the words ``first`` and ``second`` (lower case), in a row."""
+        return self.known(f"{PHRASE}{first} {second}")
+
     def known(self, term: str) -> bool:
         if term.startswith(PHRASE):
             return f" {term[len(PHRASE) :]} " in self.phrases

@@ -65,8 +65,9 @@ class RetrievalSteps(WorkflowBase):
 
     async def _spelled_out(self, run: RunState, question: Question) -> Question:
         """``question`` as the documents spell it: in lower case if typed in capitals, its
-        numeronyms spelt out ("k8s"), its chat shorthand read out ("deps") and its typos read
-        as the words meant ("retension"), the last told in a note."""
+        numeronyms spelt out ("k8s"), its chat shorthand read out ("deps"), a closed compound
+        as the two words the documents write ("sidebar") and its typos read as the words meant
+        ("retension"), the last told in a note."""
         lexicon = await self.lexicons.get()
         if lexicon is None:
             return question
@@ -89,6 +90,11 @@ class RetrievalSteps(WorkflowBase):
             run.own = shorthand.spell_out(run.own, short)
             text = shorthand.spell_out(text, short)
             run.trace("condense", "read " + ", ".join(f"{k} as {v}" for k, v in short.items()))
+        split = typos.apart(text, lexicon.writes, lexicon.writes_apart)
+        if split:
+            run.own = typos.respelled(run.own, split)
+            text = typos.respelled(text, split)
+            run.trace("condense", "read " + ", ".join(f"{k} as {v}" for k, v in split.items()))
         vocabulary = self.embedding_grader.embedder.vocabulary
         misspelt = typos.typos(text, lexicon.speller, lexicon.writes, vocabulary)
         if misspelt:

@@ -8,6 +8,10 @@ or miss half of the questions it answered right (cited right 85.9% → 47.8%). T
 own words say which word was meant: the one they use most that is one edit away (two letters
 swapped, one dropped, doubled or mistyped), as long as no other is used as often.
 
+A word the documents write as two words ("sidebar" where they write "side bar", "filesystem"
+where they write "file system") is read as those words (:func:`apart`): it is no typo, but the
+search and the evidence check miss it the same way.
+
 Only what looks like a typo is read as one:
 
 - a word in lower case of at least ``SHORTEST`` letters, outside code spans, paths, file
@@ -34,10 +38,12 @@ from pipeline.asked import readable
 from pipeline.markup import code_blanked
 from pipeline.words import inflected, replaced
 
-__all__ = ["SHORTEST", "Speller", "respelled", "slip", "typos"]
+__all__ = ["SHORTEST", "Speller", "apart", "respelled", "slip", "typos"]
 
 #: the fewest letters of a word read as a typo: a shorter one is one edit from too many words
 SHORTEST = 5
+#: the fewest letters of each word a closed compound is read as (:func:`apart`)
+PART = 3
 
 # a word in lower case, not part of a name, a path, a file name, a mention or a link
 _WORD = re.compile(r"(?<![\w`'\"./@#$:\\-])[a-z]+(?![\w`'\"/@\\-])(?!\.\w)")
@@ -189,6 +195,25 @@ def typos(
         meant = speller.meant(word, vocabulary)
         if meant is not None:
             found[word] = meant
+    return found
+
+
+def apart(
+    text: str, known: Callable[[str], bool], written_apart: Callable[[str, str], bool]
+) -> dict[str, str]:
+    """Each word of ``text`` that no chunk has (``known``) and the documents write as two
+    words in a row (``written_apart``), mapped to those words: "sidebar" → "side bar". Each
+    part has ``PART`` letters or more, so that "rebuild" is not "re build"."""
+    found: dict[str, str] = {}
+    for match in _words(text):
+        word = match[0]
+        if len(word) < 2 * PART or word in found or known(word):
+            continue
+        for at in range(PART, len(word) - PART + 1):
+            first, second = word[:at], word[at:]
+            if known(first) and known(second) and written_apart(first, second):
+                found[word] = f"{first} {second}"
+                break
     return found
 
 

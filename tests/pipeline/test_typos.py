@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from connectors.knowledge.store import KnowledgeStore
@@ -11,7 +13,7 @@ from pipeline.events import Route
 from pipeline.evidence import Lexicon
 from pipeline.ports import Embedder
 from pipeline.question import Question
-from pipeline.typos import Speller, respelled, slip, typos
+from pipeline.typos import Speller, apart, respelled, slip, typos
 
 # the embedder's whole words, as far as these tests need them
 VOCABULARY = frozenset(
@@ -162,3 +164,47 @@ def test_the_documents_write_a_word_in_any_form_or_as_written() -> None:
     # a stop word's form has no stem among the terms, but a chunk writes it
     assert lexicon.writes("whatever") and lexicon.writes("happens")
     assert not lexicon.writes("retension")
+
+
+def test_a_word_the_documents_write_as_two_words_is_read_as_them() -> None:
+    lexicon = Lexicon.build(
+        [
+            "Mounts are not shown in the Finder's side bar.",
+            "Set the time zone of the file system. Rebuild the index.",
+            "Pre release notes.",
+        ]
+    )
+    text = "the sidebar, the filesystem and its timezone, a rebuild, a prerelease, `sidebar`, sideba"
+    found = apart(text, lexicon.writes, lexicon.writes_apart)
+    assert found == {
+        "sidebar": "side bar",
+        "filesystem": "file system",
+        "timezone": "time zone",
+        "prerelease": "pre release",
+    }
+    # a word some chunk writes whole stays, and so do parts of fewer than three letters
+    assert apart("rebuild the index", lexicon.writes, lexicon.writes_apart) == {}
+    lexicon = Lexicon.build(["Go to the side bar.", "The sidebar lists mounts.", "A log in page."])
+    assert apart("the sidebar, the login", lexicon.writes, lexicon.writes_apart) == {}
+    assert lexicon.writes_apart("side", "bar") and not lexicon.writes_apart("bar", "side")
+
+
+async def test_a_closed_compound_is_searched_and_weighed_as_the_documents_two_words(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    from tests.pipeline.devset_eval import ingest_pages
+
+    page = (
+        "# Scheduling\n\n## Time zone\n\nJobs run in UTC unless the time zone is set with"
+        " `TZ`; it applies to every job.\n\n## Retries\n\nA failed job is retried three times.\n"
+    )
+    (tmp_path / "docs").mkdir()
+    kb = ingest_pages({"scheduling.md": page}, tmp_path / "docs", tmp_path / "data")
+    try:
+        p = Pipeline(kb, embedder=embedder, llm=None, web=None, settings=PipelineSettings())
+        done = await p.answer(Question(text="which timezone do the jobs run in?"))
+        assert done.route is Route.KNOWLEDGE_BASE
+        assert done.answer.references[0].url == "https://docs.example.com/scheduling.md#time-zone"
+        assert "UTC" in done.answer.text and "Read" not in done.answer.text
+    finally:
+        kb.close()
