@@ -174,7 +174,9 @@ def test_a_word_the_documents_write_as_two_words_is_read_as_them() -> None:
             "Pre release notes.",
         ]
     )
-    text = "the sidebar, the filesystem and its timezone, a rebuild, a prerelease, `sidebar`, sideba"
+    text = (
+        "the sidebar, the filesystem and its timezone, a rebuild, a prerelease, `sidebar`, sideba"
+    )
     found = apart(text, lexicon.writes, lexicon.writes_apart)
     assert found == {
         "sidebar": "side bar",
