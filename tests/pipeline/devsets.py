@@ -368,12 +368,14 @@ _SETS = (
         # Session 26 (main 00d0065), with a time of day stated as the docs state one ("7:30
         # a.m."), "in MB or KB" read as the units' words, a quoted message matched by most of
         # its words and the names above: cited right 86.7%, fact stated 77.8%, 21/27 uncovered,
-        # first footnote right 72.6%. Read to find those rules: no longer held out.
+        # first footnote right 72.6%. Read to find those rules: no longer held out. Session 27
+        # (main d25ec5d): 23/27 uncovered, "when is celery 6.0 going to be released?" needing a
+        # date and "an official celery docker image" both of its words.
         Floors(
             hit_at_k=0.89,
             cited_right=0.85,
             fact_stated=0.76,
-            uncovered=0.74,
+            uncovered=0.85,
             first_footnote_right=0.70,
         ),
     ),
@@ -383,13 +385,17 @@ _SETS = (
         # was run on them (session 27). Measured at main 0949a46 (offline, MiniLM), the first
         # run on it: hit@6 85.9%, MRR 0.705, cited right 69.5%, fact stated 60.5%, 20/28
         # uncovered and 4/4 off-topic clean, first footnote right 53.1%. Its misses were then
-        # read (tests/devset13/ANALYSIS.md), so it is a development set from here on.
+        # read (tests/devset13/ANALYSIS.md), so it is a development set from here on. With "~40
+        # machines" an estimate, "when is 2.0 released?" asking for a date, "sha256" matching
+        # "SHA-256", a thing named by 0.8 of its weight and closed compounds read as the docs'
+        # two words (session 27, main d25ec5d): cited right 71.2%, fact stated 62.1%, 22/28
+        # uncovered, first footnote right 54.2%.
         Floors(
             hit_at_k=0.85,
-            cited_right=0.69,
-            fact_stated=0.60,
-            uncovered=0.71,
-            first_footnote_right=0.53,
+            cited_right=0.71,
+            fact_stated=0.62,
+            uncovered=0.78,
+            first_footnote_right=0.54,
         ),
     ),
     _held_out(
@@ -397,8 +403,8 @@ _SETS = (
         # The NATS documentation's GitBook Markdown, written from the pages alone before any
         # eval was run on them (session 27). Measured at main 0949a46 (offline, MiniLM), the first
         # run on it: hit@6 94.2%, MRR 0.807, cited right 83.9%, fact stated 75.5%, 19/28
-        # uncovered and 4/4 off-topic clean, first footnote right 70.3%. Held out: only these
-        # totals are read, never its misses.
+        # uncovered and 4/4 off-topic clean, first footnote right 70.3%; the same at d25ec5d,
+        # after session 27's rules. Held out: only these totals are read, never its misses.
         Floors(
             hit_at_k=0.94,
             cited_right=0.83,
