@@ -219,6 +219,7 @@ class Lexicon:
         self.spellings: Counter[str] = spellings if spellings is not None else Counter()
         #: every chunk's words (:func:`_phrase_text`), for names of several words
         self.phrases = phrases
+        self._starts: dict[str, bool] = {}
         #: ``spellings`` of the chunks' prose (:func:`split_code`: inline code, tables and
         #: headings are prose, code blocks and listings are not), or None when not counted
         #: (every known name then counts as written in prose)
@@ -278,6 +279,17 @@ class Lexicon:
         df = self._df(term)
         return math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
 
+    def starts(self, term: str) -> bool:
+        """Whether ``term``, a name no chunk has, is how some chunk's names start
+        (:func:`_family`): "BORG_" of ``BORG_PASSPHRASE``, ``http_sd`` of ``http_sd_configs``."""
+        start = _family(term)
+        if start is None:
+            return False
+        found = self._starts.get(start)
+        if found is None:
+            found = self._starts[start] = any(s.startswith(start) for s in self.spellings)
+        return found
+
     def writes_apart(self, first: str, second: str) -> bool:
         """Whether some chunk has the words ``first`` and ``second`` (lower case), in a row."""
         return self.known(f"{PHRASE}{first} {second}")
@@ -301,6 +313,22 @@ class Lexicon:
     def share(self, term: str) -> float:
         """The share of the chunks that have ``term``."""
         return self._df(term) / self.n if self.n else 0.0
+
+
+def _family(term: str) -> str | None:
+    """How the names of the family a name stands for start: an identifier the asker writes
+    ending in an underscore ("BORG_ vars") is the start of the names, and one with an
+    underscore inside (``http_sd``) names those that go on after another underscore."""
+    name = term[len(EXACT) :] if term.startswith(EXACT) else ""
+    if len(name) < 3 or not name[0].isalnum() or "_" not in name:
+        return None
+    return term if name.endswith("_") else term + "_"
+
+
+def _in_family(term: str, words: Collection[str]) -> bool:
+    """Whether ``words`` (names as written) have a name of ``term``'s family."""
+    start = _family(term)
+    return start is not None and any(w.startswith(start) for w in words)
 
 
 def _compounds(lower: str) -> set[str]:
@@ -365,7 +393,7 @@ def evidence(
     covered = _covered(weights, prose, code)
     names = words = 0.0
     for t, w in weights.items():
-        if not lexicon.known(t):
+        if not lexicon.known(t) and not lexicon.starts(t):
             if t in question.names:
                 names += w
             else:
@@ -376,7 +404,7 @@ def evidence(
     missing = tuple(
         t
         for t in sorted(question.spelled)
-        if not lexicon.known(t)
+        if (not lexicon.known(t) and not (lexicon.starts(t) and _in_family(t, prose | code)))
         or (t in question.plain and t not in question.coded and not lexicon.in_prose(t))
     )
     # the documents' subject joined to a word no chunk has (``cargo-nextest``): a tool of its
@@ -392,6 +420,7 @@ def evidence(
         t
         for t in sorted(question.identifiers)
         if t not in missing and t not in prose and t not in code
+        if lexicon.known(t) or not _in_family(t, prose | code)
         if lexicon.share(t) < subject_share
     )
     # every word as written too, numbers whole ("1,000"), for what must match word for word

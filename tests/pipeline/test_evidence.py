@@ -931,3 +931,28 @@ def test_a_name_and_number_written_as_one_word_match_them_joined_by_a_hyphen() -
     assert not evidence(collision, docs[1], lexicon).carries
     assert evidence(asked("are utf8 file names kept?"), docs[1], lexicon).carries
     assert not evidence(asked("are utf16 file names kept?"), docs[1], lexicon).carries
+
+
+def test_a_name_no_chunk_has_that_starts_names_they_have_stands_for_them() -> None:
+    docs = [
+        "Environment › Variables\nSet BORG_PASSPHRASE and BORG_REPO in the environment.",
+        "Serve › Options\nborg serve restricts the client to a path.",
+        "Discovery › HTTP\nThe http_sd_configs block polls an endpoint.",
+        *(f"Backups page {n}." for n in range(10)),
+    ]
+    lexicon = Lexicon.build(docs)
+    prefix = asked("the client sends BORG_ vars over ssh but borg serve ignores them")
+    assert prefix.identifiers == {spelled_as("BORG_")}
+    found = evidence(prefix, docs[0], lexicon)
+    assert found.carries and found.unknown_names == 0
+    # a passage with no name of the family lacks it
+    assert not evidence(prefix, docs[1], lexicon).carries
+    # an identifier cut at an underscore names those that go on from it
+    assert evidence(asked("does it poll an http_sd endpoint?"), docs[2], lexicon).carries
+    assert lexicon.starts(spelled_as("http_sd")) and not lexicon.starts(spelled_as("http_s"))
+    # a family no chunk has is a name no passage has
+    unknown = evidence(asked("what is FOO_ for?"), docs[0], lexicon)
+    assert not unknown.carries and unknown.unknown_names > 0
+    # and a name some chunk has whole is that name, not the start of others
+    whole = Lexicon.build([*docs, "Keys › The repo\nBORG_ is the prefix."])
+    assert not evidence(prefix, docs[0], whole).carries
