@@ -207,7 +207,7 @@ def apart(
     found: dict[str, str] = {}
     for match in _words(text):
         word = match[0]
-        if len(word) < 2 * PART or word in found or known(word):
+        if word in found or known(word):
             continue
         for at in range(PART, len(word) - PART + 1):
             first, second = word[:at], word[at:]

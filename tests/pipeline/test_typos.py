@@ -189,6 +189,11 @@ def test_a_word_the_documents_write_as_two_words_is_read_as_them() -> None:
     lexicon = Lexicon.build(["Go to the side bar.", "The sidebar lists mounts.", "A log in page."])
     assert apart("the sidebar, the login", lexicon.writes, lexicon.writes_apart) == {}
     assert lexicon.writes_apart("side", "bar") and not lexicon.writes_apart("bar", "side")
+    # six letters are two words of three, five are not
+    lexicon = Lexicon.build(["Log out of the console.", "Log on as root."])
+    assert apart("logout, then logon", lexicon.writes, lexicon.writes_apart) == {
+        "logout": "log out"
+    }
 
 
 async def test_a_closed_compound_is_searched_and_weighed_as_the_documents_two_words(
