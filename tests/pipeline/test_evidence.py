@@ -718,6 +718,9 @@ def test_a_question_when_a_release_comes_needs_a_passage_that_states_a_date_of_i
     # a passage on the release that names no date, or a date of something else
     assert not evidence(final, docs[1], lexicon).carries
     assert not evidence(final, docs[2], lexicon).carries
+    # a year alone is a date
+    year = "Releases › Final\nThe final 3.0 release is planned for 2027, after the betas."
+    assert evidence(final, year, Lexicon.build([*docs, year])).carries
     assert asked("when will the next major version be out?").musts == (DATE,)
     # a version answers when a feature came, and "when" may ask about something else
     assert DATE not in asked("when was the json flag added?").musts
