@@ -956,6 +956,12 @@ def test_a_name_no_chunk_has_that_starts_names_they_have_stands_for_them() -> No
     # a family no chunk has is a name no passage has
     unknown = evidence(asked("what is FOO_ for?"), docs[0], lexicon)
     assert not unknown.carries and unknown.unknown_names > 0
+    # a name the docs write whole is that name, in the passage that writes it
+    assert evidence(asked("what is BORG_REPO for?"), docs[0], lexicon).carries
+    # the start of a name is three characters or more, from a letter or digit on
+    short = Lexicon.build(["Set IO_TIMEOUT or B_KEY_ONE, not _private_x."])
+    assert short.starts(spelled_as("IO_")) and short.starts(spelled_as("B_KEY_"))
+    assert not short.starts(spelled_as("I_")) and not short.starts(spelled_as("_private"))
     # and a name some chunk has whole is that name, not the start of others
     whole = Lexicon.build([*docs, "Keys › The repo\nBORG_ is the prefix."])
     assert not evidence(prefix, docs[0], whole).carries
