@@ -404,7 +404,8 @@ def evidence(
     missing = tuple(
         t
         for t in sorted(question.spelled)
-        if (not lexicon.known(t) and not (lexicon.starts(t) and _in_family(t, prose | code)))
+        # a family's start is an identifier too, looked for in the passage below
+        if (not lexicon.known(t) and not lexicon.starts(t))
         or (t in question.plain and t not in question.coded and not lexicon.in_prose(t))
     )
     # the documents' subject joined to a word no chunk has (``cargo-nextest``): a tool of its
