@@ -7,8 +7,8 @@ statistics of 10k chunks), and the extraction scored by coverage too, of as many
 as an answer quotes by default (``pipeline.extractive_sentences``). Embeddings come from a cheap hashing
 embedder in both arms, so the difference is the new work itself (model time is
 the same for both: the same sentences are embedded). Rounds are interleaved.
-The new arm also reads each question's typos (``pipeline/typos.py``), half of the questions
-carrying one, against the documents' words and as many again (the bundled model's whole
+The new arm also reads each question's closed compounds and typos (``pipeline/typos.py``), half
+of the questions carrying a typo, against the documents' words and as many again (the bundled model's whole
 words), as a large knowledge base has, and reads each question as chat writes it: without its
 greeting, thanks and emoji (a third are wrapped so), pastes, and with its shorthand read out
 (``pipeline/chatter.py``, ``pasted.py``, ``shorthand.py``). Target: at most +20 ms p50. A second test measures, with the bundled model in both arms, what
@@ -43,7 +43,7 @@ from pipeline.extractive import extract
 from pipeline.graders import CachedEmbedder, EmbeddingGrader
 from pipeline.pasted import prose
 from pipeline.shorthand import spell_out, spelled_out
-from pipeline.typos import Speller, respelled, typos
+from pipeline.typos import Speller, apart, respelled, typos
 from tests.benchmarks.bench_query import WORDS, _percentile
 from tests.benchmarks.summary import spread, summary
 
@@ -154,6 +154,7 @@ def test_evidence_and_extraction_cost_per_question() -> None:
             return
         question = prose(unwrapped(question))
         question = spell_out(question, spelled_out(question, lambda w: speller.uses.get(w, 0)))
+        question = respelled(question, apart(question, lexicon.writes, lexicon.writes_apart))
         question = respelled(question, typos(question, speller, lexicon.writes, vocabulary))
         wanted = asked(question, vocabulary=vocabulary)
         [
