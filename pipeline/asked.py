@@ -75,11 +75,12 @@ _HAD = re.compile(
     re.I,
 )
 #: the asker's situation told as an estimate, a machine's size or a date ("roughly 50 million
-#: rows a day", "about 20 million ids", "~40 machines", "on a 4-vCPU VM", "a row dated 2100"): how much and
-#: when for them. Documentation states ranges and the sizes it recommends, not the asker's
-#: value, so these are no terms of the question; an amount the asker asks for ("cap the cache
-#: at 512MB", "time out after 30 seconds") still is, and so is a clock time: "only sync
-#: between 1am and 6am" is the window they want, which the docs must offer.
+#: rows a day", "about 20 million ids", "~40 machines", "on a 4-vCPU VM", "a row dated
+#: 2100"): how much and when for them. Documentation states ranges and the sizes it
+#: recommends, not the asker's value, so these are no terms of the question; an amount the
+#: asker asks for ("cap the cache at 512MB", "time out after 30 seconds") still is, and so is a
+#: clock time: "only sync between 1am and 6am" is the window they want, which the docs must
+#: offer.
 _SITUATION = re.compile(
     r"(?:\b(?:about|around|roughly|approximately|nearly|almost)\s+|(?<![\w=~/.])~\s?)"
     r"\d+(?:[.,]\d+)?"

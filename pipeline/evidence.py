@@ -282,12 +282,9 @@ class Lexicon:
     def starts(self, term: str) -> bool:
         """Whether ``term``, a name no chunk has, is how some chunk's names start
         (:func:`_family`): "BORG_" of ``BORG_PASSPHRASE``, ``http_sd`` of ``http_sd_configs``."""
-        start = _family(term)
-        if start is None:
-            return False
-        found = self._starts.get(start)
+        found = self._starts.get(term)
         if found is None:
-            found = self._starts[start] = any(s.startswith(start) for s in self.spellings)
+            found = self._starts[term] = _in_family(term, self.spellings)
         return found
 
     def writes_apart(self, first: str, second: str) -> bool:
