@@ -19,6 +19,7 @@ from bots.testing.discord_api import FakeDiscord
 from citations.model import CitedAnswer, Reference, Segment, Source
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.question import Question
+from tests import waits
 
 GUIDE = Source(
     1, "https://docs.example.com/guide#keys", "Key rotation guide", "Keys rotate every 90 days."
@@ -130,7 +131,7 @@ async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot
         configure_endpoints(settings.discord)
         bot = create_bot(settings, runtime, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start("fake-token"))
-        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        await asyncio.wait_for(bot.wait_until_ready(), waits.EVENT)
         harness = Harness(fake, bot, runtime, scripted, store, settings, task)
         started.append(harness)
         return harness

@@ -19,6 +19,7 @@ from bots.core.dedupe import THREAD_TTL, Dedupe, MemoryBackend, RedisBackend
 from bots.core.runtime import Runtime
 from bots.ops import metrics
 from bots.settings import load_settings
+from tests import waits
 from tests.slack.test_leases import Clock, degraded_count
 
 
@@ -183,7 +184,7 @@ class Steps:
     async def until(self, count: int) -> None:
         while len(self.waits) < count:
             self.waited.clear()
-            await asyncio.wait_for(self.waited.wait(), 10)
+            await asyncio.wait_for(self.waited.wait(), waits.EVENT)
 
 
 def keepers() -> list[asyncio.Task[object]]:
@@ -384,7 +385,7 @@ async def test_the_lock_backs_off_from_20_ms_doubling_to_half_a_second(redis_url
             steps.go.clear()
             await steps.until(9)
         steps.go.set()
-        await asyncio.wait_for(entered.wait(), 10)
+        await asyncio.wait_for(entered.wait(), waits.EVENT)
         await waiter
         assert steps.waits[:8] == [0.02, 0.04, 0.08, 0.16, 0.32, 0.5, 0.5, 0.5]
     finally:

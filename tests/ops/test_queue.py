@@ -7,6 +7,7 @@ import pytest
 from bots.core.dedupe import Dedupe, RedisBackend
 from bots.core.queue import ThreadQueue, thread_key
 from pipeline.question import Place
+from tests import waits
 from tests.fakes.redis_server import redis_server
 
 
@@ -95,9 +96,9 @@ async def test_two_replicas_take_turns_in_one_thread() -> None:
         try:
             async with a.turn(place):
                 task = asyncio.create_task(second())
-                await asyncio.wait_for(tried.wait(), 10)  # b asked and was refused
+                await asyncio.wait_for(tried.wait(), waits.EVENT)  # b asked and was refused
                 order.append("a")
-            await asyncio.wait_for(task, 10)
+            await asyncio.wait_for(task, waits.EVENT)
             assert order == ["a", "b"]
             async with (
                 b.turn(Place("slack", "T1", "C1", "333.3")),

@@ -29,6 +29,7 @@ from bots.testing.slack_api import FakeSlack
 from citations.model import CitedAnswer, Reference, Segment, Source
 from pipeline.events import AnswerDelta, Done, Progress, Route, Status
 from pipeline.question import Question
+from tests import waits
 from tests.platforms.mattermost_stub import MattermostAdapter, Server
 from tests.slack.conftest import SECRET, Harness, mention
 
@@ -206,7 +207,7 @@ class DiscordDriver:
             settings, _runtime(settings, self.answerer, self.store), guild_ready_timeout=0.05
         )
         self.task = asyncio.create_task(self.bot.start("fake-token"))
-        await asyncio.wait_for(self.bot.wait_until_ready(), 10)
+        await asyncio.wait_for(self.bot.wait_until_ready(), waits.EVENT)
         return self
 
     async def ask(self, text: str) -> None:

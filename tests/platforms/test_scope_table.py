@@ -29,6 +29,7 @@ from bots.testing.slack_api import BOT_USER, TEAM
 from citations.model import CitedAnswer
 from pipeline.events import Done, Progress, Route
 from pipeline.question import Place, PlaceKind, Question, Trigger
+from tests import waits
 from tests.connectors.test_scope_isolation import (  # noqa: F401 - module-scoped fixtures
     QUESTION,
     SECRET,
@@ -67,7 +68,7 @@ class StoreAnswerer:
         seen = len(self.asked)
         while len(self.asked) == seen:
             self.changed.clear()
-            await asyncio.wait_for(self.changed.wait(), 10)
+            await asyncio.wait_for(self.changed.wait(), waits.EVENT)
         return self.asked[seen]
 
 

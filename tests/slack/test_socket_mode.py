@@ -9,6 +9,7 @@ from bots.core.runtime import Runtime
 from bots.platforms.slack.bot import SlackBot
 from bots.platforms.slack.server import start_socket
 from bots.settings import load_settings
+from tests import waits
 from tests.slack.conftest import ScriptedAnswerer, envelope, mention
 
 
@@ -41,7 +42,7 @@ async def test_socket_mode_acks_answers_and_dedupes_redeliveries(fake, tmp_path)
                     "payload": payload,
                 }
             )
-            ack = await asyncio.wait_for(fake.ws_acks.get(), 5)
+            ack = await asyncio.wait_for(fake.ws_acks.get(), waits.EVENT)
             assert ack["envelope_id"] == envelope_id
         await fake.wait_for("chat.stopStream")
         await bot.drain()
