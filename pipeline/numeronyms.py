@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 
 #: a letter, a count of at least three, a letter: short counts ("e2e", "p2p", "b2b") name
 #: no single word
@@ -38,6 +39,6 @@ def written(text: str) -> bool:
     return _NUMERONYM.search(text) is not None
 
 
-def spell_out(text: str, words: dict[str, str]) -> str:
+def spell_out(text: str, words: Mapping[str, str]) -> str:
     """``text`` with each numeronym of ``words`` (:func:`spelled_out`) replaced by its word."""
     return _NUMERONYM.sub(lambda m: words.get(m[0], m[0]), text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +63,22 @@ class RetrievalSteps(WorkflowBase):
             run.trace("condense", "read without the chat around it or what it pastes", query=text)
         return replace(question, text=text, history=history)
 
+    @staticmethod
+    def _reread(
+        run: RunState,
+        text: str,
+        words: Mapping[str, str],
+        rewrite: Callable[[str, Mapping[str, str]], str],
+        how: str,
+    ) -> str:
+        """``text`` with ``words`` (as written → as read) rewritten by ``rewrite``, and the
+        asker's own words with them; the trace says how they were read."""
+        if not words:
+            return text
+        run.own = rewrite(run.own, words)
+        run.trace("condense", f"{how} " + ", ".join(f"{k} as {v}" for k, v in words.items()))
+        return rewrite(text, words)
+
     async def _spelled_out(self, run: RunState, question: Question) -> Question:
         """``question`` as the documents spell it: in lower case if typed in capitals, its
         numeronyms spelt out ("k8s"), its chat shorthand read out ("deps"), a closed compound
@@ -78,23 +94,12 @@ class RetrievalSteps(WorkflowBase):
             run.own = chatter.unshouted(run.own, lexicon.writes)
             run.trace("condense", "read in lower case", query=text)
         words = numeronyms.spelled_out(text, lexicon.phrases) if numeronyms.written(text) else {}
-        if words:
-            run.own = numeronyms.spell_out(run.own, words)
-            text = numeronyms.spell_out(text, words)
-            run.trace(
-                "condense", "spelled out " + ", ".join(f"{k} as {v}" for k, v in words.items())
-            )
+        text = self._reread(run, text, words, numeronyms.spell_out, "spelled out")
         uses = lexicon.speller.uses
         short = shorthand.spelled_out(text, lambda w: uses.get(w, 0))
-        if short:
-            run.own = shorthand.spell_out(run.own, short)
-            text = shorthand.spell_out(text, short)
-            run.trace("condense", "read " + ", ".join(f"{k} as {v}" for k, v in short.items()))
+        text = self._reread(run, text, short, shorthand.spell_out, "read")
         split = typos.apart(text, lexicon.writes, lexicon.writes_apart)
-        if split:
-            run.own = typos.respelled(run.own, split)
-            text = typos.respelled(text, split)
-            run.trace("condense", "read " + ", ".join(f"{k} as {v}" for k, v in split.items()))
+        text = self._reread(run, text, split, typos.respelled, "read")
         vocabulary = self.embedding_grader.embedder.vocabulary
         misspelt = typos.typos(text, lexicon.speller, lexicon.writes, vocabulary)
         if misspelt:

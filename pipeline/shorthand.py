@@ -13,7 +13,7 @@ minimum or minute), the one they write more. Words of everyday English ("w/o", "
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from pipeline.markup import code_blanked
 from pipeline.words import replaced
@@ -119,7 +119,7 @@ def spelled_out(text: str, uses: Callable[[str], int]) -> dict[str, str]:
     return found
 
 
-def spell_out(text: str, words: dict[str, str]) -> str:
+def spell_out(text: str, words: Mapping[str, str]) -> str:
     """``text`` with each shorthand of ``words`` (:func:`spelled_out`) read as its long form,
     outside code."""
     return replaced(text, _WORD.finditer(code_blanked(text)), words) if words else text
