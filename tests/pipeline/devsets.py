@@ -413,6 +413,18 @@ _SETS = (
             first_footnote_right=0.70,
         ),
     ),
+    _held_out(
+        "devset15",
+        # The Jekyll documentation's kramdown Markdown, written from the pages alone before any
+        # eval was run on them (session 28).
+        Floors(
+            hit_at_k=0.0,
+            cited_right=0.0,
+            fact_stated=0.0,
+            uncovered=0.0,
+            first_footnote_right=0.0,
+        ),
+    ),
 )
 
 DEVSETS: dict[str, DevSet] = {s.name: s for s in _SETS}
