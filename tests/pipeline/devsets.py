@@ -416,13 +416,16 @@ _SETS = (
     _held_out(
         "devset15",
         # The Jekyll documentation's kramdown Markdown, written from the pages alone before any
-        # eval was run on them (session 28).
+        # eval was run on them (session 28). Measured at main e77a998 (offline, MiniLM), the
+        # first run on it: hit@6 95.8%, MRR 0.830, cited right 84.0%, fact stated 78.4%, 22/32
+        # uncovered and 4/4 off-topic clean, first footnote right 67.6%. Held out: only these
+        # totals are read, never its misses.
         Floors(
-            hit_at_k=0.0,
-            cited_right=0.0,
-            fact_stated=0.0,
-            uncovered=0.0,
-            first_footnote_right=0.0,
+            hit_at_k=0.95,
+            cited_right=0.83,
+            fact_stated=0.78,
+            uncovered=0.68,
+            first_footnote_right=0.67,
         ),
     ),
 )
