@@ -119,8 +119,14 @@ _DESTINATION = re.compile(
     r"|(?:faster|slower|better|worse|lighter|heavier|quicker|simpler|easier|cheaper|smaller)"
     r"\b(?:\s+[\w'.-]+){0,5}?\s+than|vs\.?|versus|compared\s+(?:to|with)"
     r"|get(?=\s+[a-z]+\s+to\s+[a-z])|(?:work|run)\w*\s+under"
-    r"|(?:configure|install|enable)(?=\s+[a-z][\w.-]*\s+(?:so|to|for|with|in|on|inside)\b))"
+    r"|(?:configure|install|enable)(?=\s+[a-z][\w.-]*\s+(?:so|to|for|with|in|on|inside)\b)"
+    # "through consul", "via squid": a named go-between ("through a tunnel" is a kind of one)
+    r"|(?:through|via)(?=\s+(?!(?:a|an|the|our|my|their|its|this|that|some|any)\b)[a-z]))"
     r"\s+(?:(?:a|an|the|our|my|their)\s+)?(?P<name>[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*)\b(?![.-]\w)"
+    # what the asker wants instead of something ("through consul instead of a routes list"),
+    # and a word they put in parentheses ("an http proxy (squid)"): the things they name
+    r"|(?<![\w.-])(?P<alternative>[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*)\s+(?:instead\s+of|rather\s+than)\b"
+    r"|\((?P<aside>[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*)\)"
 )
 #: a quoted message of this many terms or more is matched by most of its terms, not all: the
 #: docs name the error ("MySQL is throwing deadlock errors") more often than they print it
@@ -137,6 +143,16 @@ _SET_TO = re.compile(
     r"(?<!\bmay )(?<!\bmust )\b(?:I|we)(?:'ve|\s+have)?\s+(?:already\s+)?"
     r"(?:set|changed|configured|raised|lowered)\b"
     r"[^.?!;\n]{0,40}?\bto\s+(?P<value>[\w.:/-]*\d[\w.:/-]*)",
+    re.I,
+)
+#: a value the asker would give a setting ("can we bump it to like 100MB?", "can I set the
+#: retention to 7d?"): the docs answer with the setting's limit or default, seldom with the
+#: asker's own value, so they must state an amount (``AMOUNT``) rather than that value
+_PROPOSED = re.compile(
+    r"\b(?:set|change|bump|raise|increase|lower|decrease|reduce|up|crank)"
+    r"(?:s|d|ed|es|ing|ting|ped|ping)?\b"
+    r"[^.?!;\n]{0,40}?\bto\s+(?:(?:like|about|around|maybe|say|something\s+like)\s+)?"
+    r"(?P<value>[\w.:/-]*\d[\w.:/-]*)",
     re.I,
 )
 #: a question whether something can be done: it opens with "can", "could", "does", "do" or
@@ -159,10 +175,11 @@ _AMOUNT_ASKED = re.compile(
     re.I,
 )
 #: the thing an amount is asked of: "how many *threads*", "the most *columns*", "how much
-#: *memory*" (not a comparative: "how much slower")
+#: *memory*" (not a comparative: "how much slower"), and the word after it, which may be the
+#: noun it describes ("how many *old values*", "how many *unacked messages*")
 _COUNTED = re.compile(
     r"\b(?:how\s+(?:many|much)|the\s+(?:most|fewest)|(?:number|count|amount)\s+of)\s+"
-    r"(?P<thing>(?!\w+er\b)\w+)",
+    r"(?P<thing>(?!\w+er\b)\w+(?:\s+\w+)?)",
     re.I,
 )
 #: what no passage may lack when the question asks for an amount (see
@@ -183,6 +200,15 @@ _WHEN_RELEASED = re.compile(
 )
 #: what no passage may lack when the question asks when a release comes
 DATE = "<date>"
+#: a question what something costs ("how much does an Enterprise license cost per year?"):
+#: the docs must state a price (``PRICE``), not just any amount
+_PRICE_ASKED = re.compile(
+    r"\bhow\s+much\b[^?.!\n]*\b(?:cost|costs|charge|charges|pay|price[ds]?)\b"
+    r"|\b(?:price|pricing|cost)\s+(?:of|for)\b",
+    re.I,
+)
+#: what no passage may lack when the question asks what something costs
+PRICE = "<price>"
 #: a major version the asker writes ("v3"): a number the passage must have
 #: (:data:`pipeline.evidence._MAJOR`), not a name the documents must write
 _VERSION = re.compile(re.escape(EXACT) + r"v\d+")
@@ -228,6 +254,10 @@ class Asked:
     #: An acronym ("URL", "CI") is a word of the trade that code writes (a ``url:`` key) as
     #: often as prose: that a chunk has it is enough.
     plain: frozenset[str] = frozenset()
+    #: those that are names by their place in the question, though written in lower case
+    #: ("deploy it *to heroku*", "through *consul* instead of …"): a word the docs derive from
+    #: the same root ("expiry": "expires") is a paraphrase of theirs, not a name
+    placed: frozenset[str] = frozenset()
     #: the names the asker wrote in backticks: code may name them
     coded: frozenset[str] = frozenset()
     #: the stems of each word the asker joins with hyphens (``cargo-nextest``)
@@ -235,8 +265,9 @@ class Asked:
     #: the terms of each message the asker quotes ("Deadlock found when trying to get lock"),
     #: of three terms or more: most of them, not all, must be in the passage
     quoted: tuple[tuple[str, ...], ...] = ()
-    #: what the question asks an amount of ("how many *threads*"), when it names it
-    counted: str | None = None
+    #: what the question asks an amount of ("how many *threads*", "how many *old values*"),
+    #: when it names it: a passage that states an amount names one of these words
+    counted: tuple[str, ...] = ()
     #: the terms of the thing the question asks about (:func:`pipeline.things.named`): "is
     #: there an official Helm chart …" needs a passage that names the Helm chart
     thing: tuple[str, ...] = ()
@@ -260,17 +291,23 @@ def asked(
     wanted = tuple(dict.fromkeys([*_asked_terms(question), *phrased_terms(question)]))
     mine = _NEGATED.sub(_unnamed, question if own is None else _situation(own))
     mine = _SET_TO.sub(_unset, _HAD.sub(" ", mine))
+    proposed = _PROPOSED.search(mine) is not None
+    mine = _PROPOSED.sub(_unset, mine)
     if vocabulary:
         names |= _unreadable(mine, vocabulary)
+    placed = _destinations(mine)
     return Asked(
         terms=wanted,
+        placed=placed,
         names=names,
         musts=_musts(mine)
+        + ((AMOUNT,) if proposed and AMOUNT not in _musts(mine) else ())
         + ((TIME,) if clock else ())
-        + ((DATE,) if _WHEN_RELEASED.search(mine) else ()),
+        + ((DATE,) if _WHEN_RELEASED.search(mine) else ())
+        + ((PRICE,) if _PRICE_ASKED.search(mine) else ()),
         quoted=_quotes(mine),
         spelled=frozenset(n for n in _names(mine) if not _VERSION.fullmatch(n))
-        | _destinations(mine)
+        | placed
         | _hyphenated_thing(mine)
         | _name_phrases(mine)
         | dotted_names(mine),
@@ -316,11 +353,10 @@ def _unkinded(words: str) -> list[str]:
     return [t for t in _asked_terms(words) if t not in _KINDS]
 
 
-def _counted(text: str) -> str | None:
-    """The stem of what ``text`` asks an amount of (:data:`_COUNTED`), if a content word."""
+def _counted(text: str) -> tuple[str, ...]:
+    """The stems of what ``text`` asks an amount of (:data:`_COUNTED`), its content words."""
     match = _COUNTED.search(text)
-    thing = terms(match["thing"]) if match else []
-    return thing[0] if thing else None
+    return tuple(dict.fromkeys(terms(match["thing"]))) if match else ()
 
 
 def _situation(text: str) -> str:
@@ -338,7 +374,8 @@ def _situation(text: str) -> str:
 
 
 def _unset(match: re.Match[str]) -> str:
-    """A setting's value the asker gave (:data:`_SET_TO`) taken out of what must match."""
+    """A setting's value the asker gave or would give (:data:`_SET_TO`, :data:`_PROPOSED`)
+    taken out of what must match."""
     return match[0][: match.start("value") - match.start()]
 
 
@@ -467,10 +504,11 @@ def _names(text: str, *, identifiers: bool = False) -> frozenset[str]:
 def _destinations(text: str) -> frozenset[str]:
     """The words where something is to go or what it is measured against (:data:`_DESTINATION`),
     as names: "heroku" is one, though the asker writes it in lower case."""
+    found = (m["name"] or m["alternative"] or m["aside"] for m in _DESTINATION.finditer(text))
     return frozenset(
-        (FOLDED + singular(m["name"]) if m["name"].isalpha() else EXACT + m["name"])
-        for m in _DESTINATION.finditer(text)
-        if m["name"] not in STOP_FORMS and len(m["name"]) > 2
+        (FOLDED + singular(name) if name.isalpha() else EXACT + name)
+        for name in found
+        if name not in STOP_FORMS and len(name) > 2
     )
 
 

@@ -101,7 +101,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from pipeline.asked import AMOUNT, DATE, TIME, Asked
+from pipeline.asked import AMOUNT, DATE, PRICE, TIME, Asked
+from pipeline.markup import cut_block_end
 from pipeline.ports import Corpus
 from pipeline.text import FENCED as _FENCE
 from pipeline.text import linkless, unlinked
@@ -150,6 +151,12 @@ _TIME_STATED = re.compile(
     r"|(?<!\S)(?:[\d*/,-]+\s+){4}[\d*/,-]+(?!\S)|\bhours?\s*=\s*\d",
     re.I,
 )
+#: a price as documentation states one: an amount of money ("$99", "20 EUR"), or free of charge
+_PRICE_STATED = re.compile(
+    r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:USD|EUR|GBP|dollars?|euros?)\b"
+    r"|\b(?:free\s+of\s+charge|at\s+no\s+(?:cost|charge)|costs?\s+nothing|for\s+free|is\s+free)\b",
+    re.I,
+)
 #: a date as documentation states one: a year ("in 2025"), a month and year ("March 2026"),
 #: an ISO date or a quarter ("Q3 2026")
 _DATE_STATED = re.compile(
@@ -162,6 +169,14 @@ THING = "<thing>"
 #: the share of the thing's (IDF-weighted) terms a passage must name to speak of it
 #: (``PipelineSettings.evidence_thing_share``)
 THING_SHARE = 0.8
+#: two words are of one root when they share their first letters, at least this many, and
+#: each goes on with an ending that derives or inflects a word: "expiry" and "expires"
+#: ("expir" + "y", "es"), not "consul" and "consult" ("t") or "consumer" ("consu" + "l")
+_ROOT = 5
+_ENDING = re.compile(
+    r"(?:e|s|es|e?d|ing|y|ies|ied|(?:a?t)?ions?|ments?|al(?:ly)?|ity|ive|ers?|ors?|[ea]nce"
+    r"|[ai]ble|ly|ures?)?"
+)
 #: a name that this share of the chunks have is the documents' subject, not a detail
 #: (``PipelineSettings.evidence_subject_share``)
 SUBJECT_SHARE = 0.2
@@ -183,7 +198,11 @@ def split_code(text: str) -> Parts:
         code.append(match.group(0))
         return "\n"
 
-    prose = _FENCE.sub(take, text)
+    # a chunk cut inside a code block starts with the rest of it
+    cut = cut_block_end(text)
+    if cut:
+        code.append(text[:cut])
+    prose = _FENCE.sub(take, text[cut:])
     prose = _LISTING.sub(take, prose)
     return Parts(prose=prose, code="\n".join(code))
 
@@ -220,6 +239,7 @@ class Lexicon:
         #: every chunk's words (:func:`_phrase_text`), for names of several words
         self.phrases = phrases
         self._starts: dict[str, bool] = {}
+        self._roots: dict[str, list[str]] | None = None
         #: ``spellings`` of the chunks' prose (:func:`split_code`: inline code, tables and
         #: headings are prose, code blocks and listings are not), or None when not counted
         #: (every known name then counts as written in prose)
@@ -287,6 +307,24 @@ class Lexicon:
             found = self._starts[term] = _in_family(term, self.spellings)
         return found
 
+    def related(self, term: str) -> bool:
+        """Whether some chunk writes a word of the same root as ``term``, a word no chunk has
+        (folded, :data:`pipeline.words.FOLDED`): "expiry" shares "expir" with "expires". Not
+        a name that only starts like one ("consul", "consult")."""
+        word = term[len(FOLDED) :] if term.startswith(FOLDED) else ""
+        if len(word) < _ROOT:
+            return False
+        if self._roots is None:
+            self._roots = {}
+            for known in self.spellings:
+                if known.startswith(FOLDED) and len(known) > _ROOT:
+                    self._roots.setdefault(known[1 : _ROOT + 1], []).append(known[1:])
+        for known in self._roots.get(word[:_ROOT], ()):
+            root = _shared(word, known)
+            if _ENDING.fullmatch(word, root) and _ENDING.fullmatch(known, root):
+                return True
+        return False
+
     def writes_apart(self, first: str, second: str) -> bool:
         """Whether some chunk has the words ``first`` and ``second`` (lower case), in a row."""
         return self.known(f"{PHRASE}{first} {second}")
@@ -310,6 +348,16 @@ class Lexicon:
     def share(self, term: str) -> float:
         """The share of the chunks that have ``term``."""
         return self._df(term) / self.n if self.n else 0.0
+
+
+def _shared(first: str, second: str) -> int:
+    """How many letters ``first`` and ``second`` start with alike."""
+    shared = 0
+    for a, b in zip(first, second, strict=False):
+        if a != b:
+            break
+        shared += 1
+    return shared
 
 
 def _family(term: str) -> str | None:
@@ -372,17 +420,22 @@ def evidence(
     *,
     subject_share: float = SUBJECT_SHARE,
     thing_share: float = THING_SHARE,
+    title: str = "",
 ) -> Evidence:
     """``question`` is :func:`pipeline.asked.asked` of the question (or its bare
     :func:`pipeline.words.question_terms`, each then weighed as a name, with nothing that must
     match). A name the question spells that at least ``subject_share`` of the chunks have is
-    what the documents are about and need not be in the passage."""
+    what the documents are about and need not be in the passage. The passage's ``title`` is
+    prose, though the passage may start inside a code block."""
     if not isinstance(question, Asked):
         question = Asked(terms=tuple(question), names=frozenset(question))
     if not question.terms:
         return Evidence(coverage=0.0, unknown_names=0.0)
-    passage = as_read(passage)
-    parts = split_code(passage)
+    parts = split_code(as_read(passage))
+    if title:
+        title = as_read(title)
+        parts = Parts(prose=f"{title}\n{parts.prose}", code=parts.code)
+    passage = f"{title}\n{as_read(passage)}" if title else as_read(passage)
     prose = set(terms(parts.prose)) | spellings_of(parts.prose)
     code = set(terms(parts.code)) | spellings_of(parts.code)
     weights = {t: lexicon.idf(t) for t in question.terms}
@@ -402,7 +455,11 @@ def evidence(
         t
         for t in sorted(question.spelled)
         # a family's start is an identifier too, looked for in the passage below
-        if (not lexicon.known(t) and not lexicon.starts(t))
+        if (
+            not lexicon.known(t)
+            and not lexicon.starts(t)
+            and not (t in question.placed and lexicon.related(t))
+        )
         or (t in question.plain and t not in question.coded and not lexicon.in_prose(t))
     )
     # the documents' subject joined to a word no chunk has (``cargo-nextest``): a tool of its
@@ -431,13 +488,16 @@ def evidence(
         present = set(written)
         present |= {"v" + major for major in _MAJOR.findall(passage)}
         present |= {name + number for name, number in _NAME_NUMBER.findall(passage.lower())}
-        for must, stated, of in (
-            (AMOUNT, _AMOUNT_STATED, question.counted),
-            (TIME, _TIME_STATED, None),
-            (DATE, _DATE_STATED, None),
+        # a time is stated in code as often as in prose (a cron line, ``crontab(hour=7)``),
+        # a date there is an example's (a log line's timestamp)
+        for must, stated, of, where in (
+            (AMOUNT, _AMOUNT_STATED, question.counted, parts.prose),
+            (TIME, _TIME_STATED, (), f"{parts.prose}\n\n{parts.code}"),
+            (DATE, _DATE_STATED, (), parts.prose),
+            (PRICE, _PRICE_STATED, (), parts.prose),
         ):
             if must in question.musts and _states(
-                stated, of, parts.prose, question, lexicon, subject_share
+                stated, of, where, question, lexicon, subject_share
             ):
                 present.add(must)
         missing += tuple(t for t in question.musts if t not in present)
@@ -471,7 +531,7 @@ def _covered(weights: dict[str, float], prose: Collection[str], code: Collection
 
 def _states(
     stated: re.Pattern[str],
-    of: str | None,
+    of: Collection[str],
     prose: str,
     question: Asked,
     lexicon: Lexicon,
@@ -482,10 +542,12 @@ def _states(
     a traceback keeps, and "nightlies are published at midnight" does not say when a folder
     syncs. The docs' subject ("structlog", in most chunks) names nothing in particular."""
     specific = {t for t in question.terms if 0 < lexicon.share(t) < subject_share}
-    if of is not None and lexicon.share(of) < subject_share:
+    counted = {t for t in of if 0 < lexicon.share(t) < subject_share}
+    if counted:
         # the amount is of the thing asked about: a number of index blocks beside the word
-        # "column" does not say how many columns a table may have
-        specific = {of}
+        # "column" does not say how many columns a table may have. A word no chunk has ("how
+        # much ram") is the asker's, not the docs' ("memory"): the question's others name it
+        specific = counted
     for block in _BLOCK.split(prose):
         said = set(terms(block)) | spellings_of(block)
         if (not specific or specific & said) and stated.search(

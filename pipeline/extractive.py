@@ -110,7 +110,7 @@ _HOW_TO = re.compile(
     r"(?:add|put|write|set|type|run|call|change|fix|configure|enable|disable|raise|"
     r"increase|edit|install)\b|\band\s+how\s*\?|"
     r"is\s+there\s+an?\s+(?:way|setting|option|flag|command)\b|is\s+it\s+possible\b|"
-    r"example\s+of\b|show\s+me\b)",
+    r"example\s+of\b|show\s+me\b|\bone[- ]?liner\b|\bsnippet\b|\bcommand\s+(?:to|for|that)\b)",
     re.I,
 )
 # a diagram's source (a fenced mermaid or graphviz block) draws; it does not show how

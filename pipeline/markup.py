@@ -21,6 +21,23 @@ FENCED = re.compile(
     r"^[ \t]*(?P<fence>`{3,}|~{3,}).*?(?:(?P<close>^[ \t]*(?P=fence)[ \t]*$)|\Z)", re.M | re.S
 )
 
+#: a fence line, with what follows the backticks or tildes (group ``info``: a language)
+_FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})(?P<info>[^\n]*)$", re.M)
+
+
+def cut_block_end(text: str) -> int:
+    """Where the block ``text`` starts inside of ends (a chunk cut inside a fenced block),
+    else 0: its first fence line is bare, has a blank line or the end after it, and leaves an
+    odd number of fence lines (the others pair up), so it closes a block and opens none."""
+    fences = list(_FENCE_LINE.finditer(text))
+    if len(fences) % 2 == 0 or fences[0]["info"].strip():
+        return 0
+    end = fences[0].end()
+    if text[end : end + 1] == "\n" and text[end + 1 :].split("\n", 1)[0].strip():
+        return 0
+    return end
+
+
 # -- whole lines that are not text -----------------------------------------------------
 
 # a link reference definition ("[crates.io]: https://crates.io/"), an alert's label

@@ -41,12 +41,13 @@ async def passage_support(
     found = [
         evidence(
             wanted,
-            p,
+            hit.source.text,
             lexicon,
             subject_share=share,
             thing_share=settings.evidence_thing_share,
+            title=hit.source.title,
         )
-        for p in passages
+        for hit in hits
     ]
     supports = [
         support(

@@ -34,10 +34,15 @@ _EXISTS = re.compile(
     r"\b(?:(?:is|are)\s+there(?:\s+(?:a|an|any|some|the))?(?!\s+(?:[\w-]+\s+){0,2}" + _JUDGED + r")"
     r"|(?:does|do|did|can|will|would)\s+(?!i\b|we\b)(?:[\w.-]+\s+){1,3}?"
     r"(?:support|offer|provide|ship|include|come\s+with|have(?!\s+to\b))"
-    r"(?:\s+(?:a|an|any|some|the|its\s+own|their\s+own))?)"
+    r"(?:\s+(?:a|an|any|some|the|its\s+own|their\s+own))?"
+    # chat's "got an example …?", "any sample …?": is there one
+    r"|^\W*(?:(?:have\s+you|has\s+any(?:one|body)|any(?:one|body))\s+)?(?:got|any)(?:\s+an?)?"
+    r"(?=\s+(?:examples?|samples?|templates?|snippets?|recipes?)\b))"
     r"\s+(?P<thing>[^?,.;:!]+)",
     re.I,
 )
+#: a question word earlier in the clause: what comes after it is not asked whether it exists
+_WH = re.compile(r"\b(?:how|what|which|when|where|why|who)\b[^?,.;:!]*$", re.I)
 #: where the thing's name ends: at its purpose, a clause or a place ("an official Helm chart
 #: *to* install …", "a tool *that* converts …", "a dead letter topic *for* …")
 _THING_END = re.compile(
@@ -52,14 +57,22 @@ _THING_END = re.compile(
 _AS_A = re.compile(
     r"\b(?:run|install|register|deploy|start|launch|use|host|serve|package|ship|publish|expose|"
     r"mount|load|add|embed|wrap|set\s+up)\b(?:\s+[\w'.-]+){0,4}?"
-    r"\s+as\s+an?\s+(?P<thing>[^?,.;:!]+)",
+    r"\s+as\s+an?\s+(?P<thing>[^?,.;:!]+)"
+    # a form to write something in ("write the logs as json lines", "get the result as csv")
+    r"|\b(?:write|output|emit|log|print|format|dump|save|store|serializ|get|export|render)\w*"
+    r"(?:\s+(?!as\b)[\w'.-]+){1,4}?\s+as\s+(?:an?\s+)?"
+    r"(?!(?:well|soon|long|much|many|far|fast|often|possible|expected|usual|is|it)\b)"
+    r"(?P<form>[^?,.;:!]+)",
     re.I,
 )
 #: a question asking which thing is recommended ("what's the recommended Authelia setup …",
 #: "what is the best plugin for …"): the docs name what they recommend
 _RECOMMENDED = re.compile(
     r"\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:recommended|best|official|preferred|usual|standard)"
-    r"\s+(?P<thing>[^?,.;:!]+)",
+    r"\s+(?P<thing>[^?,.;:!]+)"
+    # "which php client should we use?", "what vm size do you recommend?"
+    r"|\b(?:which|what)\s+(?!one\b)(?P<which>(?:[\w.+-]+\s+){0,3}?[\w.+-]+)\s+(?:should|would|do|does|can)"
+    r"\s+(?:we|i|you|one|people)\s+(?:use|pick|choose|go\s+with|recommend|suggest)\b",
     re.I,
 )
 #: what a kind of thing is for, with or of ("support *for websockets*", "a plugin *for
@@ -87,10 +100,15 @@ class Named:
 
 def named(question: str) -> Named | None:
     """The thing ``question`` asks about (see the module's docstring), or None."""
-    match = _EXISTS.search(question) or _AS_A.search(question) or _RECOMMENDED.search(question)
+    match = _EXISTS.search(question)
+    if match is not None and _WH.search(question, 0, match.start()):
+        # "how many messages can a consumer have outstanding?" asks how many, not whether
+        match = None
+    match = match or _AS_A.search(question) or _RECOMMENDED.search(question)
     if match is None:
         return None
-    thing = _BUILT_IN.sub("builtin", match["thing"])
+    # each pattern names its thing in one group of its own
+    thing = _BUILT_IN.sub("builtin", next(g for g in match.groupdict().values() if g))
     of = _KIND_OF.match(thing)
     purpose = _PURPOSE.match(thing)
     return Named(

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from citations.sentences import sentences
-from pipeline.markup import PRE, Reading, not_text, pre_code, read, reading
+from pipeline.markup import PRE, Reading, cut_block_end, not_text, pre_code, read, reading
 from pipeline.text import FENCED, is_prose
 
 Kind = Literal["sentence", "item", "code"]
@@ -167,7 +167,7 @@ def units(text: str) -> list[Unit]:
 
     # a chunk that starts inside a block is cut like one that ends inside a block: hidden,
     # and its closing fence opens nothing (the prose after it is prose)
-    mask(0, _cut_block_end(text))
+    mask(0, cut_block_end(text))
     for match in FENCED.finditer("".join(masked)):
         rest_fence = REST_FENCE.match(text, match.start())
         opener = PROSE_FENCE.match(text, match.start()) or rest_fence
@@ -535,22 +535,6 @@ def _defined(found: list[Unit], text: str, masked: str, entry: re.Match[str]) ->
 
 
 #: a line that is a code fence, backticks or tildes (not a MyST ":::" one: FENCE_LINE)
-_CODE_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})(?P<info>[^\n]*)$", re.M)
-
-
-def _cut_block_end(text: str) -> int:
-    """Where the block ``text`` starts inside of ends (a chunk cut inside a fenced block),
-    else 0: its first fence line is bare, has a blank line or the end after it, and leaves an
-    odd number of fence lines (the others pair up), so it closes a block and opens none."""
-    fences = list(_CODE_FENCE.finditer(text))
-    if len(fences) % 2 == 0 or fences[0]["info"].strip():
-        return 0
-    end = fences[0].end()
-    if text[end : end + 1] == "\n" and text[end + 1 :].split("\n", 1)[0].strip():
-        return 0
-    return end
-
-
 def _trimmed(block: str) -> str:
     """A fenced block without the indentation its fence lines share (a list's indent)."""
     lines = block.splitlines()

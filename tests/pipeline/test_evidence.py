@@ -9,7 +9,7 @@ import pytest
 from citations.model import Source
 from connectors.knowledge.store import KnowledgeStore
 from pipeline import Pipeline
-from pipeline.asked import AMOUNT, DATE, TIME, asked
+from pipeline.asked import AMOUNT, DATE, PRICE, TIME, asked
 from pipeline.config import PipelineSettings
 from pipeline.events import Route
 from pipeline.evidence import THING, Lexicon, Lexicons, evidence, split_code, support
@@ -592,7 +592,9 @@ def test_a_name_the_asker_says_they_do_not_use_is_not_what_they_ask_about() -> N
         asked("my version sits in __version__, can a pattern read it?"), docs[0], lexicon
     ).carries
     instead = asked("can I read the version from a pattern instead of Poetry?")
-    assert instead.spelled == frozenset() and spelled_as("Poetry") in instead.terms
+    # what they want instead ("a pattern") is named by its place, the docs' own word here
+    assert instead.spelled == {FOLDED + "pattern"} and spelled_as("Poetry") in instead.terms
+    assert evidence(instead, docs[0], lexicon).missing == ()
     assert asked("can I read the version from Poetry?").spelled == {spelled_as("Poetry")}
     assert asked("can I build it with `podman` instead of `docker`?").musts == ("podman",)
     assert asked("does it build, rather than v1, the v2 format?").musts == ("v2",)
@@ -634,8 +636,7 @@ def test_a_value_the_asker_gave_a_setting_or_their_disk_is_their_situation() -> 
     # only the value is theirs: the setting they name in backticks is still asked about
     named = asked("after the upgrade we set `retention_time` to 7d, is cleanup instant?")
     assert named.musts == (stem("retention"), stem("time"))
-    # the value they ask about, or one they want, stays
-    assert asked("can I set the retention to 7d?").musts == ("7d",)
+    # the value they ask about stays
     assert asked("is 500GB enough for a year?").musts == ("500gb",)
     assert asked("the disk will be full in 48 hours, how do I extrapolate?").musts == ("48",)
 
@@ -751,15 +752,15 @@ def test_an_amount_is_stated_of_the_thing_asked_not_echoed_from_the_question() -
     ]
     lexicon = Lexicon.build(docs)
     most = asked("what's the most columns a single table can have?")
-    assert AMOUNT in most.musts and most.counted == stem("columns")
+    assert AMOUNT in most.musts and most.counted == (stem("columns"),)
     assert evidence(most, docs[1], lexicon).carries
     # a number of something else the question names ("table"), or its own "single", is none
     assert not evidence(most, docs[0], lexicon).carries
     assert not evidence(most, docs[2], lexicon).carries
     assert AMOUNT in asked("what is the longest name a table may have?").musts
     assert AMOUNT not in asked("what's the most common way to add a column?").musts
-    assert asked("how much slower do inserts get with an index?").counted is None
-    assert asked("how many threads does a pool get?").counted == stem("threads")
+    assert asked("how much slower do inserts get with an index?").counted == ()
+    assert asked("how many threads does a pool get?").counted == (stem("threads"),)
 
 
 HELM_DOCS = [
@@ -965,3 +966,89 @@ def test_a_name_no_chunk_has_that_starts_names_they_have_stands_for_them() -> No
     # and a name some chunk has whole is that name, not the start of others
     whole = Lexicon.build([*docs, "Keys › The repo\nBORG_ is the prefix."])
     assert not evidence(prefix, docs[0], whole).carries
+
+
+def test_a_value_the_asker_would_give_asks_for_the_amount_the_docs_allow() -> None:
+    docs = [
+        "Limits › Payload\nmax_payload defaults to 1MB and may be raised to at most 64MB.",
+        "Limits › Payload\nmax_payload sets how big a message may be.",
+    ]
+    lexicon = Lexicon.build(docs)
+    bump = asked("can we bump max_payload to like 100MB for big payloads?")
+    assert bump.musts == (AMOUNT,)
+    assert evidence(bump, docs[0], lexicon).carries
+    assert not evidence(bump, docs[1], lexicon).carries
+    assert asked("can I set the retention to 7d?").musts == (AMOUNT,)
+    assert asked("how do I set the port to 8080?").musts == (AMOUNT,)
+    # an upgrade's version is not a value given to a setting
+    assert AMOUNT not in asked("how do I upgrade to 2.10?").musts
+
+
+def test_an_amount_is_of_the_words_that_name_what_is_counted() -> None:
+    docs = [
+        "Key/value › History\nA bucket keeps 1 old value of each key by default.",
+        "Key/value › Buckets\nA bucket holds 64 keys in this example. Old data is purged.",
+        "Subjects › How many\nTwo million subjects take more than 1GB of server memory.",
+    ]
+    lexicon = Lexicon.build(docs)
+    kept = asked("how many old values of a key does a bucket keep?")
+    assert kept.counted == (stem("old"), stem("values"))
+    assert evidence(kept, docs[0], lexicon).carries
+    # "ram" is the asker's word, not the docs' ("memory"): the question's others name it
+    ram = asked("for a couple million subjects, how much ram will the server want?")
+    assert ram.counted == (stem("ram"),)
+    # (in three chunks, a word in one of them is the docs' subject at the default share)
+    assert evidence(ram, docs[2], lexicon, subject_share=0.5).carries
+    assert not evidence(ram, docs[1], lexicon, subject_share=0.5).carries
+
+
+def test_a_price_is_money_the_docs_state() -> None:
+    docs = [
+        "Support › Enterprise\nThe enterprise license covers 3 years of support.",
+        "Support › Enterprise\nThe enterprise license costs $990 per year.",
+    ]
+    lexicon = Lexicon.build(docs)
+    cost = asked("how much does an enterprise license cost per year?")
+    assert PRICE in cost.musts
+    assert THING not in evidence(cost, docs[0], lexicon).missing
+    assert PRICE in evidence(cost, docs[0], lexicon).missing
+    assert evidence(cost, docs[1], lexicon).carries
+    assert PRICE not in asked("how many microseconds does a log call cost?").musts
+
+
+def test_a_time_may_be_stated_in_code_and_a_date_not_in_a_log_line() -> None:
+    docs = [
+        "Periodic tasks › Crontab\nRun a task on Mondays:\n\n```python\n"
+        "crontab(hour=7, minute=30, day_of_week=1)\n```",
+        # a chunk cut inside a log's code block: its timestamps are output, not dates stated
+        "[1] 2023/09/27 10:32:02 [INF] Starting nats-server 2.10\n```\n\nThe server is ready.",
+    ]
+    lexicon = Lexicon.build(docs)
+    monday = asked("how do I run a task every monday at 7:30am?")
+    assert evidence(monday, docs[0], lexicon).carries
+    released = asked("when did nats-server 2.10 come out?")
+    assert DATE in evidence(released, docs[1], lexicon).missing
+    assert "2023" in split_code(docs[1]).code and "2023" not in split_code(docs[1]).prose
+    # the title of a passage cut inside a block is still prose
+    titled = evidence(released, docs[1], lexicon, title="NATS server › From source")
+    assert titled.coverage > evidence(released, docs[1], lexicon).coverage
+
+
+def test_a_lower_case_name_by_its_place_in_the_question() -> None:
+    docs = [
+        "Clustering › Routes\nServers join a cluster by listing each other in routes. A"
+        " consumer tracks acknowledgements; consult the guide.",
+        "Streams › Limits\nMessages expire after max_age, or each on its own with a TTL header.",
+    ]
+    lexicon = Lexicon.build(docs)
+    consul = asked("can servers find their peers through consul instead of a routes list?")
+    assert FOLDED + "consul" in consul.placed
+    assert FOLDED + "consul" in evidence(consul, docs[0], lexicon).missing
+    # a word of the docs' own root is a paraphrase of theirs: "expiry", "expire"
+    expiry = asked("can messages get their own expiry instead of max_age?")
+    assert FOLDED + "expiry" in expiry.placed
+    assert FOLDED + "expiry" not in evidence(expiry, docs[1], lexicon).missing
+    assert FOLDED + "squid" in asked("our proxy (squid) blocks it, can routes pass?").placed
+    # a go-between with an article is a kind of one, not its name
+    assert not asked("I expose it through a tunnel, can a consumer connect?").placed
+    assert FOLDED + "ssh" in asked("can routes go via ssh to the cluster?").placed

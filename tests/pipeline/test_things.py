@@ -23,6 +23,17 @@ from pipeline.things import Named, named
         ("how do I run it as a non-root user and still bind port 80?", Named("non-root user")),
         # which one is recommended
         ("what's the recommended Authelia setup with labels?", Named("Authelia setup", "labels")),
+        ("which php client library should we use to talk to it?", Named("php client library")),
+        ("what vm size would you recommend for a node?", Named("vm size")),
+        # chat's "got an example …?" asks whether there is one
+        (
+            "got an example systemd unit file for running it?",
+            Named("example systemd unit file", of="running it"),
+        ),
+        ("any sample config with TLS?", Named("sample config", of="TLS")),
+        # the form something is to be written in
+        ("can it write its logs as json lines for our pipeline?", Named("json lines")),
+        ("can I get the result as a csv file?", Named("csv file")),
         # a kind, and what it is for
         ("is there support for websockets?", Named("support", of="websockets")),
         ("is there a built-in backup command?", Named("builtin backup command")),
@@ -38,6 +49,11 @@ from pipeline.things import Named, named
         ("does the folder ID have to be identical?", None),
         ("my app as a plain process can't reach the sidecar", None),
         ("how do I rotate the log file?", None),
+        # asking how many, not whether there is one
+        ("how many unacked messages can a consumer have outstanding?", None),
+        ("which one should I use?", None),
+        ("can I get it as well as the other one?", None),
+        ("got a million ids to process, can it batch them?", None),
         # "is there" asking for a judgement, not for a thing the docs name
         ("is there any difference between vite, vite dev and vite serve?", None),
         ("is there a performance penalty for using it?", None),
