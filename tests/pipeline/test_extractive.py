@@ -171,6 +171,11 @@ def test_how_to_questions_are_told_apart() -> None:
     assert is_how_to('getting "too many open files" on linux, what do I change?')
     assert is_how_to("what should we enable so the cache survives restarts?")
     assert not is_how_to("what do I get when the cache is full?")
+    # a one-liner, a snippet or a command to do something is code to show
+    assert is_how_to("quick one-liner to grab a specific version on a linux box?")
+    assert is_how_to("got a snippet for reading the config?")
+    assert is_how_to("is there a command that lists every stream?")
+    assert not is_how_to("which command was renamed in 2.0?")
 
 
 async def test_a_how_to_answer_shows_the_sections_code_as_a_cited_block(
