@@ -404,13 +404,16 @@ _SETS = (
         # eval was run on them (session 27). Measured at main 0949a46 (offline, MiniLM), the first
         # run on it: hit@6 94.2%, MRR 0.807, cited right 83.9%, fact stated 75.5%, 19/28
         # uncovered and 4/4 off-topic clean, first footnote right 70.3%; the same at d25ec5d,
-        # after session 27's rules. Held out: only these totals are read, never its misses.
+        # after session 27's rules. Its misses were read in session 28, when devset15 took its
+        # place as the held-out set (tests/devset14/ANALYSIS.md): with names by their place,
+        # thing questions in chat's words, prices, proposed values and counted nouns (main
+        # edc1f06): cited right 85.2%, fact stated 77.4%, 25/28 uncovered, first footnote 71.6%.
         Floors(
             hit_at_k=0.94,
-            cited_right=0.83,
-            fact_stated=0.75,
-            uncovered=0.67,
-            first_footnote_right=0.70,
+            cited_right=0.85,
+            fact_stated=0.77,
+            uncovered=0.89,
+            first_footnote_right=0.71,
         ),
     ),
     _held_out(
