@@ -43,12 +43,15 @@ def cut_block_end(text: str) -> int:
 # a link reference definition ("[crates.io]: https://crates.io/"), an alert's label
 # ("> [!NOTE]"), a template tag alone on its line ("{{< note >}}", "{% include x %}",
 # "{{#include ../a.md}}"), a <details> summary (a label, like a heading), and VitePress'
-# table of contents ("[[toc]]") and code file imports ("<<< @/snippets/x.js")
+# table of contents ("[[toc]]") and code file imports ("<<< @/snippets/x.js"), and a
+# kramdown attribute list on a line of its own ("{: .note}")
 _NOT_TEXT = re.compile(
     r"^[ ]{0,3}\[(?!\^)[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|\S+)(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$"
     r"|^[ \t]*>[ \t]*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][^\n]*$"
     r"|<summary\b[^>]*>.*?</summary>"
-    r"|^[ \t]*(?:\[\[toc\]\]|<<<[ \t]+\S+[^\n]*)[ \t]*$",
+    r"|^[ \t]*(?:\[\[toc\]\]|<<<[ \t]+\S+[^\n]*)[ \t]*$"
+    # a kramdown or attr_list block attribute list ("{: .note .info}", "{: #no-sudo}")
+    r"|^[ \t]*\{:[^{}\n]*\}[ \t]*$",
     re.M | re.I | re.S,
 )
 

@@ -123,6 +123,28 @@ def test_a_headings_attribute_list_gives_its_anchor_and_is_not_its_text() -> Non
     assert all(text[s.start : s.end] == s.text for s in sections)
 
 
+def test_a_jekyll_pages_kramdown_ids_template_tags_and_empty_front_matter() -> None:
+    text = (
+        "---\n---\n\nFor any site, a build runs in phases.\n\n"
+        "### Running as non-superuser (no sudo!)\n{: #no-sudo}\n\nInstall gems locally.\n\n"
+        '## Custom sorting {%- include docs_version_badge.html version="4.0" -%}\n\n'
+        "Sort by a field.\n\n"
+        "## Upgrade to {{% dapr-latest-version %}}\n{: .wide}\n\nRun the upgrade.\n\n"
+        "{: .note}\nA note under no heading of its own.\n"
+    )
+    title, sections = parse_markdown(text, "rendering-process")
+    assert title == "Running as non-superuser (no sudo!)"  # no title and no h1: the first heading
+    assert [(s.heading, s.anchor) for s in sections] == [
+        ("", None),
+        ("Running as non-superuser (no sudo!)", "no-sudo"),
+        ("Custom sorting", "custom-sorting"),
+        ("Upgrade to", "upgrade-to"),
+    ]
+    assert sections[0].text.startswith("For any site")
+    assert "{: .note}" in sections[3].text  # a slice of the page, hidden when read
+    assert all(text[s.start : s.end] == s.text for s in sections)
+
+
 def test_markdown_title_falls_back_to_first_h1_then_name() -> None:
     assert parse_markdown("intro\n\n# Real Title\n\nbody", "f")[0] == "Real Title"
     assert parse_markdown("no headings at all", "File Name")[0] == "File Name"

@@ -148,10 +148,12 @@ def test_comments_template_tags_and_summaries_are_not_text() -> None:
         "The installer needs a recent C library to link the binary.{# a note #}\n\n"
         "</details>\n"
         "<!--\nA comment of several lines that nobody reads on the page.\n-->\n"
+        "{: .note .info}\nThemes can ship their own layouts.\n"
     )
     assert said(page) == [
         "The server reads its configuration once, at startup.",
         "The installer needs a recent C library to link the binary.",
+        "Themes can ship their own layouts.",
     ]
 
 

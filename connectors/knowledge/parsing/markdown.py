@@ -20,10 +20,13 @@ _ATTRS = re.compile(
     r"[ \t]*\}[ \t]*$"
 )
 _ID = re.compile(r"(?:^|\s)#(?P<id>[\w-]+)")
+# a kramdown block attribute list on a line of its own ("{: #no-sudo}", "{: .note}"): right
+# under a heading, its id is the heading's anchor; it is never text
+_BLOCK_ATTRS = re.compile(r"^ {0,3}\{:(?P<attrs>[^{}\n]*)\}[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 #: YAML front matter (shared with the MDX reader), its body in group 1
-FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.DOTALL)
+FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 _FM_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
 # Docusaurus' sidebar label: the page's name when neither front matter nor an h1 gives one
 _FM_LABEL = re.compile(r"^sidebar_label:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
@@ -81,6 +84,12 @@ def _headings(text: str, offset: int) -> list[_Heading]:
             continue
         opened = stripped.rfind("<!--")
         comment = opened >= 0 and "-->" not in stripped[opened:]
+        attrs = _BLOCK_ATTRS.match(stripped)
+        if attrs and found and found[-1].body == start:
+            explicit = _ID.search(attrs.group("attrs"))
+            found[-1].anchor = explicit.group("id") if explicit else found[-1].anchor
+            found[-1].body, previous = pos, None
+            continue
         atx = _atx(stripped)
         if atx:
             atx.start, atx.body = start, pos
@@ -102,7 +111,7 @@ def _headings(text: str, offset: int) -> list[_Heading]:
 
 def _title(text: str, headings: list[_Heading]) -> str | None:
     front = FRONT_MATTER.match(text)
-    meta = front.group(1) if front else ""
+    meta = (front.group(1) or "") if front else ""
     title = _FM_TITLE.search(meta)
     if title:
         return title.group(1).strip("'\"")

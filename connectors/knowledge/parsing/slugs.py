@@ -11,13 +11,18 @@ __all__ = ["Slugger", "plain_heading", "slugify"]
 _LINK = re.compile(r"!?\[([^\]]*)\]\((?:[ \t]*<[^<>\n]*>[^)\n]*|(?:[^()]|\([^()]*\))*)\)")
 _REF_LINK = re.compile(r"!?\[([^\]]*)\]\[[^\]]*\]")
 _TAG = re.compile(r"<[^>]+>")
+# a Liquid or Jinja tag or output ("{%- include badge.html -%}", "{{ site.title }}"), or a
+# Hugo shortcode ("{{< badge >}}"): a template's, not the heading's words
+_TEMPLATE = re.compile(r"\{%.*?%\}|\{\{.*?\}\}")
 # GitHub keeps letters, marks, numbers, connector punctuation (_), hyphens and spaces.
 _DROP = re.compile(r"[^\w\- ]", re.UNICODE)
 
 
 def plain_heading(markdown: str) -> str:
-    """The text a reader sees for a Markdown heading: no link targets, tags or emphasis marks."""
-    text = _LINK.sub(r"\1", markdown)
+    """The text a reader sees for a Markdown heading: no link targets, tags, template tags
+    (a Jekyll heading's ``{% include version_badge.html %}``) or emphasis marks."""
+    text = _TEMPLATE.sub("", markdown)
+    text = _LINK.sub(r"\1", text)
     text = _REF_LINK.sub(r"\1", text)
     text = _TAG.sub("", text)
     text = re.sub(r"(\*\*|__|\*|`|~~)", "", text)
