@@ -71,10 +71,11 @@ mentions what the question is about. Two signals can:
   need not be named, but what they are for is the thing ("is there support *for websockets*",
   "a plugin *for Grafana*"), and a made thing (a tool, a plugin, a script) is named by what it
   is to do ("a tool *to convert* our nginx configs"); "is there a way / a setting / an option
-  …" asks how to do something, and "is there a limit …" how much. So is a question how to run,
-  install or use something *as* a thing ("run it as a Windows service", "register it as a
-  Jupyter kernel"), or which thing is recommended ("what's the recommended Authelia setup …"):
-  docs that support or recommend it name it.
+  …" asks how to do something, and "is there a limit …" how much. So is a question how to run
+  or install something *as* a thing ("run it as a Windows service", "register it as a
+  Jupyter kernel") or to write something *as* a form ("its logs as json lines"), which thing is
+  recommended ("what's the recommended Authelia setup …", "which php client should we use?")
+  or chat's "got an example … ?": docs that support or recommend it name it.
 
 The question and the passage are read in the same terms (:mod:`pipeline.words`), and what
 the question asks for is read once, from the asker's words (:mod:`pipeline.asked`).
@@ -312,13 +313,12 @@ class Lexicon:
         (folded, :data:`pipeline.words.FOLDED`): "expiry" shares "expir" with "expires". Not
         a name that only starts like one ("consul", "consult")."""
         word = term[len(FOLDED) :] if term.startswith(FOLDED) else ""
-        if len(word) < _ROOT:
-            return False
         if self._roots is None:
+            # each word as written (after its mark, :func:`pipeline.words.spelled_as`), by its
+            # first letters: a word shares them with no word shorter than that but itself
             self._roots = {}
             for known in self.spellings:
-                if known.startswith(FOLDED) and len(known) > _ROOT:
-                    self._roots.setdefault(known[1 : _ROOT + 1], []).append(known[1:])
+                self._roots.setdefault(known[1 : _ROOT + 1], []).append(known[1:])
         for known in self._roots.get(word[:_ROOT], ()):
             root = _shared(word, known)
             if _ENDING.fullmatch(word, root) and _ENDING.fullmatch(known, root):

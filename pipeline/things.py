@@ -4,7 +4,7 @@ Three kinds of question ask about a thing the documentation either names or says
 
 - whether there is one: "is there an official Helm chart to install it?", "does it support the
   transactional outbox pattern?", "do you have a Terraform provider?";
-- how to run, install or use something *as* one: "how do I run it as a Windows service?",
+- how to run or install something *as* one: "how do I run it as a Windows service?",
   "register the environment as a Jupyter kernel" (only after such a verb: "my app as a plain
   process" tells the asker's setup);
 - which one is recommended: "what's the recommended Authelia setup with labels?".
@@ -50,12 +50,12 @@ _THING_END = re.compile(
     r"like|instead|our|my|we|i|and)\b.*$",
     re.I | re.S,
 )
-#: a question asking how to run, install or use something as a thing ("how do I run it *as a
+#: a question asking how to run or install something as a thing ("how do I run it *as a
 #: Windows service*", "register the environment *as a Jupyter kernel*"): the words after "as a"
 #: name the thing, which the docs name where they support it. Only after such a verb: "my app as
 #: a plain process on my laptop" tells the asker's setup, not what they want.
 _AS_A = re.compile(
-    r"\b(?:run|install|register|deploy|start|launch|use|host|serve|package|ship|publish|expose|"
+    r"\b(?:run|install|register|deploy|start|launch|host|serve|package|ship|publish|expose|"
     r"mount|load|add|embed|wrap|set\s+up)\b(?:\s+[\w'.-]+){0,4}?"
     r"\s+as\s+an?\s+(?P<thing>[^?,.;:!]+)"
     # a form to write something in ("write the logs as json lines", "get the result as csv")

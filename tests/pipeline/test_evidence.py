@@ -1037,7 +1037,7 @@ def test_a_time_may_be_stated_in_code_and_a_date_not_in_a_log_line() -> None:
 def test_a_lower_case_name_by_its_place_in_the_question() -> None:
     docs = [
         "Clustering › Routes\nServers join a cluster by listing each other in routes. A"
-        " consumer tracks acknowledgements; consult the guide.",
+        " consumer tracks acknowledgements; consult the guide or the console.",
         "Streams › Limits\nMessages expire after max_age, or each on its own with a TTL header.",
     ]
     lexicon = Lexicon.build(docs)

@@ -48,6 +48,9 @@ from pipeline.things import Named, named
         ("can we ship it inside our product?", None),
         ("does the folder ID have to be identical?", None),
         ("my app as a plain process can't reach the sidecar", None),
+        # what the asker would use something as is their purpose, in their words ("a job
+        # queue" where the docs say "a work queue")
+        ("want to use it as a job queue, which retention?", None),
         ("how do I rotate the log file?", None),
         # asking how many, not whether there is one
         ("how many unacked messages can a consumer have outstanding?", None),
