@@ -352,10 +352,8 @@ class Lexicon:
 
 def _shared(first: str, second: str) -> int:
     """How many letters ``first`` and ``second`` start with alike."""
-    shared = 0
-    for a, b in zip(first, second, strict=False):
-        if a != b:
-            break
+    shared, most = 0, min(len(first), len(second))
+    while shared < most and first[shared] == second[shared]:
         shared += 1
     return shared
 

@@ -87,7 +87,8 @@ def _headings(text: str, offset: int) -> list[_Heading]:
         attrs = _BLOCK_ATTRS.match(stripped)
         if attrs and found and found[-1].body == start:
             explicit = _ID.search(attrs.group("attrs"))
-            found[-1].anchor = explicit.group("id") if explicit else found[-1].anchor
+            if explicit:
+                found[-1].anchor = explicit.group("id")
             found[-1].body, previous = pos, None
             continue
         atx = _atx(stripped)
