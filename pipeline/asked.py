@@ -296,12 +296,13 @@ def asked(
     if vocabulary:
         names |= _unreadable(mine, vocabulary)
     placed = _destinations(mine)
+    musts = _musts(mine)
     return Asked(
         terms=wanted,
         placed=placed,
         names=names,
-        musts=_musts(mine)
-        + ((AMOUNT,) if proposed and AMOUNT not in _musts(mine) else ())
+        musts=musts
+        + ((AMOUNT,) if proposed and AMOUNT not in musts else ())
         + ((TIME,) if clock else ())
         + ((DATE,) if _WHEN_RELEASED.search(mine) else ())
         + ((PRICE,) if _PRICE_ASKED.search(mine) else ()),

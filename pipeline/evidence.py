@@ -429,11 +429,12 @@ def evidence(
         question = Asked(terms=tuple(question), names=frozenset(question))
     if not question.terms:
         return Evidence(coverage=0.0, unknown_names=0.0)
-    parts = split_code(as_read(passage))
+    passage = as_read(passage)
+    parts = split_code(passage)
     if title:
         title = as_read(title)
         parts = Parts(prose=f"{title}\n{parts.prose}", code=parts.code)
-    passage = f"{title}\n{as_read(passage)}" if title else as_read(passage)
+        passage = f"{title}\n{passage}"
     prose = set(terms(parts.prose)) | spellings_of(parts.prose)
     code = set(terms(parts.code)) | spellings_of(parts.code)
     weights = {t: lexicon.idf(t) for t in question.terms}
