@@ -155,6 +155,13 @@ _PROPOSED = re.compile(
     r"(?P<value>[\w.:/-]*\d[\w.:/-]*)",
     re.I,
 )
+#: a value the asker offers to have checked ("what's a valid post filename, is
+#: 2023-1-5-hello.md ok?"): the docs state the rule it must follow, not the asker's value
+_CANDIDATE = re.compile(
+    r"\b(?:is|are|would|will)\s+(?P<value>[\w.:/-]*\d[\w.:/-]*)\s+(?:be\s+)?"
+    r"(?:ok|okay|fine|valid|allowed|correct|right|legal|acceptable|accepted)\b",
+    re.I,
+)
 #: a question whether something can be done: it opens with "can", "could", "does", "do" or
 #: "did" ("can I …?", "does it …?"), perhaps after "and" or "so" in a thread. Not "is it safe
 #: to …?" or "will it …?", which ask for a judgement or a behaviour the docs state, nor a
@@ -230,6 +237,7 @@ _KINDS = _ARTIFACTS | frozenset(
         "support place "
         "guide tutorial example sample documentation docs doc page article reference recipe "
         "walkthrough workaround fix solution alternative approach method recommendation practice "
+        "shortcut trick hack "
         "limit max maximum minimum cap "
         "builtin native official existing proper recommended standard dedicated separate special "
         "automatic simple easy fast light lightweight small minimal good better quick"
@@ -290,7 +298,7 @@ def asked(
     names = _names(question)
     wanted = tuple(dict.fromkeys([*_asked_terms(question), *phrased_terms(question)]))
     mine = _NEGATED.sub(_unnamed, question if own is None else _situation(own))
-    mine = _SET_TO.sub(_unset, _HAD.sub(" ", mine))
+    mine = _CANDIDATE.sub(_unset, _SET_TO.sub(_unset, _HAD.sub(" ", mine)))
     proposed = _PROPOSED.search(mine) is not None
     mine = _PROPOSED.sub(_unset, mine)
     if vocabulary:
@@ -314,10 +322,7 @@ def asked(
         | dotted_names(mine),
         identifiers=_names(mine, identifiers=True),
         coded=frozenset(spellings_of(" ".join(m[1] for m in _QUOTED.finditer(mine) if m[1]))),
-        hyphenated=frozenset(
-            tuple(stem(w) for w in m[0].split("-") if w.lower() not in STOP)
-            for m in _HYPHENATED.finditer(mine)
-        ),
+        hyphenated=_hyphenated(mine),
         plain=frozenset(
             spelled_as(w)
             for w, name in words_as_written(mine)
@@ -375,8 +380,8 @@ def _situation(text: str) -> str:
 
 
 def _unset(match: re.Match[str]) -> str:
-    """A setting's value the asker gave or would give (:data:`_SET_TO`, :data:`_PROPOSED`)
-    taken out of what must match."""
+    """A setting's value the asker gave or would give (:data:`_SET_TO`, :data:`_PROPOSED`),
+    or offers to have checked (:data:`_CANDIDATE`), taken out of what must match."""
     return match[0][: match.start("value") - match.start()]
 
 
@@ -509,7 +514,19 @@ def _destinations(text: str) -> frozenset[str]:
     return frozenset(
         (FOLDED + singular(name) if name.isalpha() else EXACT + name)
         for name in found
-        if name not in STOP_FORMS and len(name) > 2
+        # "copied as-is instead of compiled": words of the language, not a name
+        if len(name) > 2 and not all(part in STOP_FORMS for part in re.split(r"[.-]", name))
+    )
+
+
+def _hyphenated(text: str) -> frozenset[tuple[str, ...]]:
+    """The stems of each word joined by hyphens (``cargo-nextest``), but for small words; one
+    with a number in it names a version (``jekyll-3.4.3`` in a pasted path), not a tool."""
+    return frozenset(
+        parts
+        for m in _HYPHENATED.finditer(text)
+        if not any(w.isdigit() for w in m[0].split("-"))
+        if (parts := tuple(stem(w) for w in m[0].split("-") if w.lower() not in STOP))
     )
 
 

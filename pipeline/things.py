@@ -33,6 +33,8 @@ _JUDGED = (
 _EXISTS = re.compile(
     r"\b(?:(?:is|are)\s+there(?:\s+(?:a|an|any|some|the))?(?!\s+(?:[\w-]+\s+){0,2}" + _JUDGED + r")"
     r"|(?:does|do|did|can|will|would)\s+(?!i\b|we\b)(?:[\w.-]+\s+){1,3}?"
+    # the word right after an article is a noun: "can an include call itself?"
+    r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)"
     r"(?:support|offer|provide|ship|include|come\s+with|have(?!\s+to\b))"
     r"(?:\s+(?:a|an|any|some|the|its\s+own|their\s+own))?"
     # chat's "got an example …?", "any sample …?": is there one
@@ -59,7 +61,8 @@ _AS_A = re.compile(
     r"mount|load|add|embed|wrap|set\s+up)\b(?:\s+[\w'.-]+){0,4}?"
     r"\s+as\s+an?\s+(?P<thing>[^?,.;:!]+)"
     # a form to write something in ("write the logs as json lines", "get the result as csv")
-    r"|\b(?:write|output|emit|log|print|format|dump|save|store|serializ|get|export|render)\w*"
+    # (asked for, not told: "my page renders the nav as a code block" tells what happens)
+    r"|\b(?:write|output|emit|log|print|format|dump|save|store|seriali[sz]e|get|export|render)\b"
     r"(?:\s+(?!as\b)[\w'.-]+){1,4}?\s+as\s+(?:an?\s+)?"
     r"(?!(?:well|soon|long|much|many|far|fast|often|possible|expected|usual|is|it)\b)"
     r"(?P<form>[^?,.;:!]+)",

@@ -57,6 +57,9 @@ def test_what_a_word_may_be_an_inflection_of() -> None:
         "is there a quick way to get a throwaway certificate?",
         "is there a built-in way to send email?",
         "is there a lighter mode?",
+        # a shortcut or a trick is a quicker way
+        "is there a shortcut for that?",
+        "is there a trick to it?",
         # "have to" is an obligation, and "do I"/"can we" ask what the asker may do
         "does the folder ID have to be identical on both machines?",
         "do I have to restart after editing the config?",

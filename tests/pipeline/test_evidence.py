@@ -420,6 +420,16 @@ def test_a_value_the_asker_assigns_is_their_data_not_a_name_to_match() -> None:
     assert not evidence(asked("is version b1.2.3 read?"), docs[0], lexicon).carries
 
 
+def test_a_value_the_asker_offers_to_have_checked_is_theirs_not_a_name_to_match() -> None:
+    docs = ["Posts › Creating posts\nName each post YEAR-MONTH-DAY-title.MARKUP."]
+    lexicon = Lexicon.build(docs)
+    offered = asked("what's a valid post filename, is 2023-1-5-hello.md ok?")
+    assert offered.musts == () and evidence(offered, docs[0], lexicon).carries
+    assert asked("would 10MB be fine for the limit?").musts == ()
+    # asked about, not offered, the same value must be in the passage
+    assert asked("why does 2023-1-5-hello.md not build?").musts == ("2023",)
+
+
 def test_an_identifier_names_each_of_its_words() -> None:
     docs = ["Set `PYTHON_VARIANT_GIL` to pick the build without the lock."]
     lexicon = Lexicon.build(docs)
@@ -575,6 +585,10 @@ def test_the_docs_subject_joined_to_a_word_no_chunk_has_names_a_tool_they_never_
     assert evidence(asked("where do per-session values live?"), docs[3], lexicon).carries
     # small words inside the compound are no part of the name
     assert asked("a widgetctl-in-docker setup").hyphenated == {(stem("widgetctl"), stem("docker"))}
+    # a number joined to the subject is a version in a pasted path, not a tool; small words
+    # alone join into nothing
+    assert asked("crash in vendor/gems/widgetctl-3.4.3/lib").hyphenated == frozenset()
+    assert asked("it is copied as-is").hyphenated == frozenset()
     assert Lexicon.build([]).subject is None
 
 
@@ -598,6 +612,8 @@ def test_a_name_the_asker_says_they_do_not_use_is_not_what_they_ask_about() -> N
     assert asked("can I read the version from Poetry?").spelled == {spelled_as("Poetry")}
     assert asked("can I build it with `podman` instead of `docker`?").musts == ("podman",)
     assert asked("does it build, rather than v1, the v2 format?").musts == ("v2",)
+    # "as-is instead of compiled" is the language's, no name
+    assert asked("my scss file gets copied as-is instead of compiled to css").spelled == frozenset()
     # still a word of the question, and one the embedder may not read
     vocabulary = {"build", "pip", "format"}
     unused = asked("build with pip, not Zzyzx_Format", vocabulary=vocabulary)

@@ -31,6 +31,7 @@ from pipeline.things import Named, named
             Named("example systemd unit file", of="running it"),
         ),
         ("any sample config with TLS?", Named("sample config", of="TLS")),
+        ("does the tool include tests?", Named("tests")),
         # the form something is to be written in
         ("can it write its logs as json lines for our pipeline?", Named("json lines")),
         ("can I get the result as a csv file?", Named("csv file")),
@@ -52,6 +53,10 @@ from pipeline.things import Named, named
         # queue" where the docs say "a work queue")
         ("want to use it as a job queue, which retention?", None),
         ("how do I rotate the log file?", None),
+        # what a page does, told, not asked for: a symptom
+        ("my markdown page renders the nav html as a code block", None),
+        # the word after an article is a noun, not the verb of "does it include …?"
+        ("nav tree of arbitrary depth, can an include call itself?", None),
         # asking how many, not whether there is one
         ("how many unacked messages can a consumer have outstanding?", None),
         ("which one should I use?", None),
