@@ -32,6 +32,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
 from pipeline.events import Done, Route
 from pipeline.followup import condense_offline
+from pipeline.markup import read
 from pipeline.ports import Retriever
 from pipeline.question import Question, Turn
 
@@ -202,11 +203,13 @@ def _folded(text: str) -> str:
 
 
 def states(answer: str, phrases: Sequence[str]) -> bool:
-    """The answer contains one of the phrases (case, whitespace and code ticks aside)."""
+    """The answer contains one of the phrases (case, whitespace and code ticks aside), each
+    as the page reads it: a phrase copied from the page's source with its inline HTML ("falls
+    back to using <em>Rouge</em>") is stated by an answer that quotes the words."""
     if not phrases:
         return True
     body = _folded(answer)
-    return any(_folded(p) in body for p in phrases)
+    return any(_folded(read(p)) in body for p in phrases)
 
 
 def judge(

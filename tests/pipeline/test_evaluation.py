@@ -99,6 +99,13 @@ def test_phrases_match_regardless_of_case_spacing_and_code_ticks() -> None:
     assert not states("Use the cookie jar.", ["request.cookies"])
 
 
+def test_a_phrase_copied_with_its_inline_html_is_matched_as_the_page_reads_it() -> None:
+    answer = "It falls back to using Rouge and prepends your site's `baseurl` to the link."
+    assert states(answer, ["falls back to using <em>Rouge</em>"])
+    assert states(answer, ["prepends your site's <code>baseurl</code>"])
+    assert not states(answer, ["falls back to using <em>Pygments</em>"])
+
+
 @pytest.mark.parametrize(
     ("done", "hit", "miss"),
     [
