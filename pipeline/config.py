@@ -53,7 +53,9 @@ class PipelineSettings(BaseModel):
     evidence_word_factor: float = Field(0.5, ge=0, le=1)
     """share of that weight for an unknown everyday word (a name, acronym or number counts in full)"""
     evidence_subject_share: float = Field(0.2, ge=0, le=1)
-    """a code name with an underscore (``log_level``) that the question spells must be in the passage that answers, unless this share of the chunks have it (the docs' subject)"""
+    """a name the question writes that this share of the chunks have is the docs' subject, which the passage that answers need not repeat"""
+    evidence_identifier_share: float = Field(0.02, ge=0, le=1)
+    """a code name with an underscore (``log_level``) that the question spells must be in the passage that answers, unless this share of the chunks (and at least three) have it: the docs' everyday vocabulary (Jekyll's ``_site`` folder)"""
     evidence_thing_share: float = Field(0.8, ge=0, le=1)
     """a question whether there is a thing ("is there a Helm chart"), or how to run something as one ("as a Windows service"), is answered only from a passage naming this share of the thing's terms (IDF-weighted; 0: off)"""
     closeness_weight: float = Field(6.0, ge=0, le=20)

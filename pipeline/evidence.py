@@ -30,8 +30,9 @@ mentions what the question is about. Two signals can:
   "PyPI" (a capitalised word may still be plural: "Task" finds "tasks"). One written as code, with an underscore (``log_level``, ``_record``), must be in
   the passage itself: a passage about log levels
   does not answer a question about ``LOG_LEVEL`` because an example elsewhere prints a
-  ``log_level`` key. The docs' own subject (a name in ``evidence_subject_share`` of the
-  chunks) is exempt. Capitalised words and acronyms ("React", "API") need only be known:
+  ``log_level`` key. The docs' subject (a name in ``evidence_subject_share`` of the chunks)
+  and their everyday vocabulary (a code name in ``evidence_identifier_share`` of them, and in
+  more than a couple, as Jekyll's ``_site`` folder) are exempt. Capitalised words and acronyms ("React", "API") need only be known:
   prose writes them in passing, and an answer need not repeat them. A name of several words
   ("Read the Docs", "GitLab CI") is known only where a chunk writes its words together: each
   word may be common ("read", "docs"). A name written as one word is also known as the same
@@ -167,6 +168,12 @@ _DATE_STATED = re.compile(
 #: what no passage may lack when the question asks whether a thing exists, or how to run
 #: something as one (``Evidence.missing``)
 THING = "<thing>"
+#: a code name that this share of the chunks have is the docs' everyday vocabulary (a standard
+#: folder such as Jekyll's ``_site``), which a passage need not repeat
+#: (``PipelineSettings.evidence_identifier_share``)
+IDENTIFIER_SHARE = 0.02
+#: the fewest chunks that make a word the docs' everyday vocabulary (:meth:`Lexicon.everyday`)
+EVERYDAY_CHUNKS = 3
 #: the share of the thing's (IDF-weighted) terms a passage must name to speak of it
 #: (``PipelineSettings.evidence_thing_share``)
 THING_SHARE = 0.8
@@ -349,6 +356,12 @@ class Lexicon:
         """The share of the chunks that have ``term``."""
         return self._df(term) / self.n if self.n else 0.0
 
+    def everyday(self, term: str, share: float) -> bool:
+        """Whether ``share`` of the chunks, and more than a couple of them, have ``term``: a
+        word of the documents' own vocabulary, not one chunk's detail (in a handful of
+        chunks, one is already a large share)."""
+        return self._df(term) >= EVERYDAY_CHUNKS and self.share(term) >= share
+
 
 def _shared(first: str, second: str) -> int:
     """How many letters ``first`` and ``second`` start with alike."""
@@ -418,6 +431,7 @@ def evidence(
     *,
     subject_share: float = SUBJECT_SHARE,
     thing_share: float = THING_SHARE,
+    identifier_share: float = IDENTIFIER_SHARE,
     title: str = "",
 ) -> Evidence:
     """``question`` is :func:`pipeline.asked.asked` of the question (or its bare
@@ -475,7 +489,7 @@ def evidence(
         for t in sorted(question.identifiers)
         if t not in missing and t not in prose and t not in code
         if lexicon.known(t) or not _in_family(t, prose | code)
-        if lexicon.share(t) < subject_share
+        if lexicon.share(t) < subject_share and not lexicon.everyday(t, identifier_share)
     )
     # every word as written too, numbers whole ("1,000"), for what must match word for word
     written = (

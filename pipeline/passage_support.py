@@ -45,6 +45,7 @@ async def passage_support(
             lexicon,
             subject_share=share,
             thing_share=settings.evidence_thing_share,
+            identifier_share=settings.evidence_identifier_share,
             title=hit.source.title,
         )
         for hit in hits

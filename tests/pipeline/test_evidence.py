@@ -175,6 +175,17 @@ def test_an_identifier_named_only_in_another_chunk_does_not_carry() -> None:
     # a name most chunks have is what the documents are about, not a detail to carry
     about = Lexicon.build(["The Widget_Kit docs.", "Widget_Kit renders.", "Other."])
     assert evidence(asked("how do I start Widget_Kit?"), "Other.", about).carries
+    # one that a few chunks in a hundred have is the docs' everyday vocabulary (a standard
+    # folder), one chunk in a hundred a detail
+    include = "Put `_pages` under include:"
+
+    def site(naming: int) -> Lexicon:
+        pages = (f"Page {n} is built." for n in range(99 - naming))
+        return Lexicon.build([include, *pages, *(["Output goes to `_site`."] * naming)])
+
+    folder = asked("my _pages folder doesn't show up in _site, how do I get it copied?")
+    assert evidence(folder, include, site(3)).carries
+    assert not evidence(folder, include, site(1)).carries
     # a capitalised name, an acronym or a brand prose also writes need only be known ("my
     # React frontend … the API", "my FastAPI app": the answer need not say either)
     brands = Lexicon.build([*CORPUS, "Works with FastAPI and React."])
