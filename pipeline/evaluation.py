@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -33,6 +34,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from pipeline.events import Done, Route
 from pipeline.followup import condense_offline
 from pipeline.markup import read
+from pipeline.text import unlinked
 from pipeline.ports import Retriever
 from pipeline.question import Question, Turn
 
@@ -198,18 +200,35 @@ def _bare(url: str) -> str:
     return head.rstrip("/") + (sep + anchor if anchor else "")
 
 
+# emphasis as Markdown writes it ("**not**", "*must*", "__only__", "_once_"): the page shows
+# the word
+_STRONG = re.compile(r"\*\*|__")
+_EMPHASIS = re.compile(
+    r"(?<![\w*])\*(?=\w)([^*\n]+?)(?<=\w)\*(?![\w*])|(?<!\w)_(?=[^\W_])([^_\n]+?)(?<=[^\W_])_(?!\w)"
+)
+
+
 def _folded(text: str) -> str:
     return " ".join(text.casefold().replace("`", "").split())
 
 
+def _readings(text: str) -> set[str]:
+    """``text`` folded (case, spacing and code ticks aside) as written, and as the page reads
+    it (:func:`pipeline.markup.read`: no inline HTML or template tags), its links as their text
+    and without emphasis marks."""
+    read_text = _EMPHASIS.sub(lambda m: m[1] or m[2], _STRONG.sub("", unlinked(read(text))))
+    return {_folded(text), _folded(read_text)}
+
+
 def states(answer: str, phrases: Sequence[str]) -> bool:
-    """The answer contains one of the phrases (case, whitespace and code ticks aside), each
-    as the page reads it: a phrase copied from the page's source with its inline HTML ("falls
-    back to using <em>Rouge</em>") is stated by an answer that quotes the words."""
+    """The answer contains one of the phrases, as written or as the page reads both: a phrase
+    copied from the page's source ("falls back to using <em>Rouge</em>") or from its rendering
+    ("the engines field is not read") is stated by an answer that quotes the words ("The
+    `engines` field is **not** read")."""
     if not phrases:
         return True
-    body = _folded(answer)
-    return any(_folded(read(p)) in body for p in phrases)
+    bodies = _readings(answer)
+    return any(p in body for phrase in phrases for p in _readings(phrase) for body in bodies)
 
 
 def judge(
