@@ -34,9 +34,9 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from pipeline.events import Done, Route
 from pipeline.followup import condense_offline
 from pipeline.markup import read
-from pipeline.text import unlinked
 from pipeline.ports import Retriever
 from pipeline.question import Question, Turn
+from pipeline.text import unlinked
 
 Expect = Literal["answer", "no_answer"]
 Miss = Literal["retrieval", "grading", "not_cited", "fact_missing", "leak"]
