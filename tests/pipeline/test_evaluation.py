@@ -97,6 +97,8 @@ def test_urls_match_on_the_section_not_on_a_text_fragment() -> None:
 def test_phrases_match_regardless_of_case_spacing_and_code_ticks() -> None:
     assert states("Use `request.cookies`  to read them.", ["REQUEST.COOKIES"])
     assert not states("Use the cookie jar.", ["request.cookies"])
+    # a label with no phrase asks for none
+    assert states("I couldn't find this.", [])
 
 
 def test_a_phrase_copied_with_its_inline_html_is_matched_as_the_page_reads_it() -> None:

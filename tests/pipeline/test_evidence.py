@@ -185,6 +185,9 @@ def test_an_identifier_named_only_in_another_chunk_does_not_carry() -> None:
 
     folder = asked("my _pages folder doesn't show up in _site, how do I get it copied?")
     assert evidence(folder, include, site(3)).carries
+    # 2% to the chunk (4 of 200) is enough
+    many = [include, *(f"Page {n} is built." for n in range(195)), *(["Into `_site`."] * 4)]
+    assert evidence(folder, include, Lexicon.build(many)).carries
     assert not evidence(folder, include, site(1)).carries
     # a capitalised name, an acronym or a brand prose also writes need only be known ("my
     # React frontend … the API", "my FastAPI app": the answer need not say either)
