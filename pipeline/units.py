@@ -398,10 +398,17 @@ def _body_end(text: str, line_end: int, indent: int) -> int:
     return end
 
 
+#: lines of nothing but HTML tags ("</p></td>"): the end of a table's cell in a page that
+#: writes its tables in HTML with blank lines inside them (kramdown reads the whole table as
+#: HTML), never code
+_TAGS_ONLY = re.compile(r"(?:\s*</?[a-zA-Z][\w-]*\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*/?>)+\s*")
+
+
 def _indented_code(text: str) -> list[tuple[int, int, str]]:
     """The indented code blocks of ``text`` (CommonMark), each as a fenced one: after a
     blank line, lines indented four columns deeper than the block they sit in. The body
-    of a bullet, an admonition, a tab or a definition is indented too, and is not code."""
+    of a bullet, an admonition, a tab or a definition is indented too, and is not code, nor
+    are lines of HTML tags alone (:data:`_TAGS_ONLY`)."""
     blocks: list[tuple[int, int, str]] = []
     lines = text.split("\n")
     offsets = [0]
@@ -434,7 +441,8 @@ def _indented_code(text: str) -> list[tuple[int, int, str]]:
             if lines[j].strip():
                 last = j
         body = "\n".join(lines[k].expandtabs()[indent:] for k in range(i, last + 1))
-        blocks.append((offsets[i], offsets[last] + len(lines[last]), "```\n" + body + "\n```"))
+        if not _TAGS_ONLY.fullmatch(body):
+            blocks.append((offsets[i], offsets[last] + len(lines[last]), "```\n" + body + "\n```"))
         i = last + 1
     return blocks
 

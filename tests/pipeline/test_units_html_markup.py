@@ -309,3 +309,16 @@ def test_a_link_whose_text_holds_brackets_in_code_stays_whole() -> None:
     assert said("Render {% if user %} the name {{< icon >}}\n{% endif %} on every page.") == [
         "Render  the name \n on every page."
     ]
+
+
+def test_lines_of_html_tags_alone_are_a_tables_markup_not_indented_code() -> None:
+    # a page that writes its table in HTML with blank lines inside the cells (kramdown reads
+    # the whole table as HTML): the indented closing tags after a blank line are no code
+    page = (
+        "The extension name for the file, e.g.\n        <code>.jpg</code>\n\n"
+        "      </p></td>\n    </tr>\n  </tbody>\n</table>\n\n"
+        "Note that `file` can be anything.\n\n"
+        "    indented = 'still code'\n"
+    )
+    assert code(page) == ["```\nindented = 'still code'\n```"]
+    assert "Note that `file` can be anything." in said(page)
