@@ -32,8 +32,9 @@ mentions what the question is about. Two signals can:
   does not answer a question about ``LOG_LEVEL`` because an example elsewhere prints a
   ``log_level`` key. The docs' subject (a name in ``evidence_subject_share`` of the chunks)
   and their everyday vocabulary (a code name in ``evidence_identifier_share`` of them, and in
-  more than a couple, as Jekyll's ``_site`` folder) are exempt. Capitalised words and acronyms ("React", "API") need only be known:
-  prose writes them in passing, and an answer need not repeat them. A name of several words
+  more than a couple, as Jekyll's ``_site`` folder) are exempt. Capitalised words and
+  acronyms ("React", "API") need only be known: prose writes them in passing, and an answer
+  need not repeat them. A name of several words
   ("Read the Docs", "GitLab CI") is known only where a chunk writes its words together: each
   word may be common ("read", "docs"). A name written as one word is also known as the same
   words joined in a compound ("TestPyPI": ``test.pypi.org``), and an identifier names each
