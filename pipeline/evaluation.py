@@ -36,7 +36,7 @@ from pipeline.followup import condense_offline
 from pipeline.markup import read
 from pipeline.ports import Retriever
 from pipeline.question import Question, Turn
-from pipeline.text import unlinked
+from pipeline.text import plain
 
 Expect = Literal["answer", "no_answer"]
 Miss = Literal["retrieval", "grading", "not_cited", "fact_missing", "leak"]
@@ -200,12 +200,9 @@ def _bare(url: str) -> str:
     return head.rstrip("/") + (sep + anchor if anchor else "")
 
 
-# emphasis as Markdown writes it ("**not**", "*must*", "__only__", "_once_"): the page shows
-# the word
-_STRONG = re.compile(r"\*\*|__")
-_EMPHASIS = re.compile(
-    r"(?<![\w*])\*(?=\w)([^*\n]+?)(?<=\w)\*(?![\w*])|(?<!\w)_(?=[^\W_])([^_\n]+?)(?<=[^\W_])_(?!\w)"
-)
+# italics written with underscores ("_once_"), which ``plain`` keeps (scoring reads them as
+# written); never a name's own underscores (``_private``, ``log_level``)
+_UNDERSCORED = re.compile(r"(?<!\w)_(?=[^\W_])([^_\n]+?)(?<=[^\W_])_(?!\w)")
 
 
 def _folded(text: str) -> str:
@@ -214,10 +211,9 @@ def _folded(text: str) -> str:
 
 def _readings(text: str) -> set[str]:
     """``text`` folded (case, spacing and code ticks aside) as written, and as the page reads
-    it (:func:`pipeline.markup.read`: no inline HTML or template tags), its links as their text
-    and without emphasis marks."""
-    read_text = _EMPHASIS.sub(lambda m: m[1] or m[2], _STRONG.sub("", unlinked(read(text))))
-    return {_folded(text), _folded(read_text)}
+    it (:func:`pipeline.markup.read`: no inline HTML or template tags; :func:`pipeline.text.plain`:
+    links as their text, no emphasis marks)."""
+    return {_folded(text), _folded(_UNDERSCORED.sub(r"\1", plain(read(text))))}
 
 
 def states(answer: str, phrases: Sequence[str]) -> bool:
