@@ -111,11 +111,14 @@ def widened(
             spans.append((source, [first, last], ()))
     return [
         _headed(
-            _joined(source, by_url[source.url][span[0] : span[1] + 1]),
+            _past_code(
+                _joined(source, by_url[source.url][span[0] : span[1] + 1]),
+                by_url[source.url][: span[0]],
+            ),
             by_url[source.url][: span[0]],
         )
         if span
-        else _headed(source, head)
+        else _headed(_past_code(source, head), head)
         for source, span, head in spans
     ]
 
@@ -187,5 +190,26 @@ def _starts_mid_table(text: str) -> bool:
 
 def _open_fence_before(section: Sequence[Source], index: int) -> bool:
     """Whether a code block is still open where chunk ``index`` begins."""
-    before = "\n".join(c.text for c in section[:index])
-    return any(block.group("close") is None for block in FENCED.finditer(before))
+    return _open_fence("\n".join(c.text for c in section[:index])) is not None
+
+
+def _open_fence(text: str) -> str | None:
+    """The fence of the code block ``text`` ends inside of, if it does."""
+    return next((b.group("fence") for b in FENCED.finditer(text) if b.group("close") is None), None)
+
+
+def _past_code(source: Source, before: Sequence[Source]) -> Source:
+    """``source`` from where the code block it starts inside of (opened in the chunks
+    ``before`` it) ends: a chunk cut from the middle of a long block has no fence to say
+    that its lines are code, and read as prose its comments and statements would be
+    quoted as sentences. With no closing fence in it, it is all code: nothing is left."""
+    fence = _open_fence("\n".join(c.text for c in before)) if before else None
+    if fence is None:
+        return source
+    closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$\n?", re.M)
+    end = closing.search(source.text)
+    cut = end.end() if end else len(source.text)
+    cut += len(source.text[cut:]) - len(source.text[cut:].lstrip())
+    start = source.locator.start
+    locator = replace(source.locator, start=start + cut) if start is not None else source.locator
+    return replace(source, text=source.text[cut:], locator=locator)

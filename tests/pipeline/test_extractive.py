@@ -246,8 +246,12 @@ def test_a_chunk_is_read_on_into_the_next_and_back_to_its_open_code_block() -> N
     [both] = widened([hit, chunks[2]], chunks, after=1)
     assert both.id == hit.id and both.text.startswith(wide.text)
     assert both.text.endswith("Lower values compress faster.")
-    # only the best sources are read on: each costs its extra sentences' embeddings
-    assert widened([hit], chunks, after=1, reach=0) == [hit]
+    # only the best sources are read on: each costs its extra sentences' embeddings; one
+    # not read on is read from where the block it starts inside of ends
+    [rest] = widened([hit], chunks, after=1, reach=0)
+    at = hit.text.index("The following")
+    assert rest.text == hit.text[at:]
+    assert (rest.locator.start, rest.locator.end) == (hit.locator.start + at, hit.locator.end)
     # other sections and web sources are left as they are
     web = source("Some web page text.", 9)
     assert widened([web], chunks, after=1) == [web]
@@ -637,3 +641,23 @@ async def test_a_chat_phrasing_picks_the_sentence_in_the_documentations_words(
     assert text == (
         "The minVersion option sets the minimum TLS version that clients may connect with. [1]"
     )
+
+
+
+def test_a_chunk_cut_from_the_middle_of_a_code_block_quotes_none_of_it() -> None:
+    url = "https://docs.example/ssr#dev-server"
+    texts = [
+        "Use Vite in middleware mode.\n\n```js\nconst vite = await createServer()",
+        "app.use('*', async (req, res) => {\n  // 1. Read index.html\n"
+        "  let template = fs.readFileSync('index.html', 'utf-8')",
+        "  res.end(template)\n  ~~~\n})\n````\n\nThe handler serves the page.",
+    ]
+    chunks = chunked(texts, url)
+    # no fence in it says that the middle chunk is code: read alone, its comment is a sentence
+    assert any("Read index.html" in u.text for u in units(chunks[1].text) if u.kind != "code")
+    middle, last = widened(chunks[1:], chunks, after=0, reach=0)
+    # a tilde fence does not close a block of backticks; a longer run of backticks does
+    assert middle.text == ""
+    assert middle.locator.start == middle.locator.end == chunks[1].locator.end
+    assert last.text == "The handler serves the page."
+    assert last.locator.start == chunks[2].locator.end - len(last.text)
