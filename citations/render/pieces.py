@@ -15,12 +15,20 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from citations.model import CitedAnswer, Segment
-from citations.render.safe import WORD_JOINER, break_fence_ticks, code_blocks, code_regions
+from citations.render.safe import (
+    TEMPLATED,
+    WORD_JOINER,
+    break_fence_ticks,
+    code_blocks,
+    code_regions,
+)
 from citations.urls import canonical_url
 
-# An ordinary Markdown link (not an image, not an escaped bracket): [label](url) or [label](<url>).
+# An ordinary Markdown link (not an image, not an escaped bracket): [label](url) or [label](<url>),
+# or one with no destination or a template's (safe.TEMPLATED), which keeps only its label
 _MD_LINK = re.compile(
-    r"(?<![!\\])\[([^\[\]\n]{0,300})\]\(\s*<?([^()<>\s]{1,2000})>?(?:\s+\"[^\"\n]*\")?\s*\)"
+    r"(?<![!\\])\[([^\[\]\n]{0,300})\]\("
+    r"(?:\s*<?([^()<>\s]{1,2000})>?(?:\s+\"[^\"\n]*\")?|[ \t]*(?:" + TEMPLATED + r")?)\s*\)"
 )
 
 
@@ -91,7 +99,7 @@ def links(
     pending: list[str] = []
     for m in _MD_LINK.finditer(text):
         pending.append(text[pos : m.start()])
-        label, url = m.group(1), m.group(2)
+        label, url = m.group(1), m.group(2) or ""
         if link_allowed(url, answer, allowed):
             if any(pending):
                 pieces.append(Piece(plain("".join(pending))))

@@ -70,6 +70,11 @@ _TICK_OR_NL = re.compile(r"[`\n]")
 _TICKS = re.compile(r"`+")
 _LABEL = re.compile(rf"[^\[\]\n`]{{0,{_LABEL_MAX}}}")
 _DEST = re.compile(rf"\([ \t]*<?([^()<>\s`]{{1,{_DEST_MAX}}})>?(?:[ \t]+\"[^\"\n`]*\")?[ \t]*\)")
+# no destination, or one a site's template writes ("{% link install.md %}", "{{ '/x/' |
+# relative_url }}", Hugo's "{{< ref x >}}") and a document quoted as written still has, or
+# had taken out: the built page shows the label, and so does an answer
+TEMPLATED = rf"(?:\{{%[^\n()]{{0,{_DEST_MAX}}}?%\}}|\{{\{{[^\n()]{{0,{_DEST_MAX}}}?\}}\}})[^()\s]*"
+_TEMPLATED_DEST = re.compile(rf"\([ \t]*({TEMPLATED})?[ \t]*\)")
 
 
 def defang(text: str, before: str = "") -> str:
@@ -305,9 +310,9 @@ def _link(buf: str, i: int, final: bool) -> int | tuple[int, str, str]:
         return _NONE if final else _NEED
     if buf[e + 1] != "(":
         return _NONE
-    dest = _DEST.match(buf, e + 1)
+    dest = _DEST.match(buf, e + 1) or _TEMPLATED_DEST.match(buf, e + 1)
     if dest is not None:
-        return dest.end(), label.group(), dest.group(1)  # type: ignore[union-attr]
+        return dest.end(), label.group(), dest.group(1) or ""  # type: ignore[union-attr]
     rest = buf[e + 1 :]
     if not final and ")" not in rest and "\n" not in rest and len(rest) < _DEST_MAX + 100:
         return _NEED

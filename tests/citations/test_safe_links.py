@@ -71,6 +71,12 @@ FRAGMENTS = [
     "word",
     "&",
     "~~~\nhttps://tilde.example\n~~~\n",
+    "[install it]()",
+    "[filters]({{ '/docs/filters/' | relative_url }})",
+    "[ref]({{< ref \"x.md#y\" >}})",
+    "[page]({% link _docs/x.md %}#anchor)",
+    "{{ x }}",
+    "{%",
 ]
 
 texts = st.lists(
@@ -97,6 +103,27 @@ def split_texts(draw: st.DrawFn) -> tuple[str, list[str]]:
 
 def test_markdown_link_keeps_only_its_label() -> None:
     assert safe_text("see [click here](https://evil.example/x) now") == "see click here now"
+
+
+def test_a_link_with_no_destination_or_a_templates_shows_its_label() -> None:
+    # what a docs site's template writes there ("{% link x.md %}") is quoted as written, or
+    # was taken out as markup; the built page shows the label, and so does every render
+    text = (
+        "First [install it](), then use the [URL filters]({{ '/docs/filters/' | relative_url }})"
+        " as [the guide]({% link _docs/x.md %}#assets) and [Dapr]({{< ref \"a.md#b\" >}}) say; "
+        "[a call]({{ f(1) }}) is no link."
+    )
+    shown = (
+        "First install it, then use the URL filters as the guide and Dapr say; "
+        "[a call]({{ f(1) }}) is no link."
+    )
+    assert safe_text(text).replace(WJ, "") == shown
+    answer = resolve(text + "[1]", SOURCES)
+    [discord] = render_discord(answer)
+    assert discord.content.replace(WJ, "").startswith(shown)
+    [slack] = render_slack(answer)
+    assert slack.text.replace(WJ, "").startswith(shown)
+    assert render_markdown(answer).replace(WJ, "").startswith(shown)
 
 
 def test_allowed_link_stays_a_link() -> None:
