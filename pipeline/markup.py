@@ -105,6 +105,10 @@ _REFERENCE = re.compile(r"(?<![\]\\!])\[(?P<text>(?:`[^`\n]*`|[^\]\n`])+)\](?P<r
 _SHORTCUT = re.compile(r"(?<![\]\\!])\[(?P<text>(?![\^!])(?:`[^`\n]*`|[^\]\n`])+)\](?![(\[:])")
 _LABEL_WORDS = re.compile(r"\S\s+\S|`")
 _DEFINED = re.compile(r"^[ ]{0,3}\[(?P<label>[^\]\n]+)\]:", re.M)
+# a backslash that escapes punctuation ("certificate\(s\)", as GitBook writes it): the page
+# shows the character alone. Only characters no platform reads as markup ("\*", "\_", "\["
+# and a line's "1\." would be emphasis, a link or a list if shown bare)
+_ESCAPED = re.compile(r"\\(?P<char>[()!?,;:='\"{}/$])")
 # a code span, whose text is never markup (`<br>`, `[x]`); it stays within a paragraph
 CODE_SPAN = re.compile(r"(?<!`)(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`)", re.S)
 
@@ -173,6 +177,7 @@ def edits(text: str, page: str | None = None) -> list[Edit]:
     inline += [Edit(*m.span(), "`") for m in _CODE_TAG.finditer(text)]
     inline += [Edit(*m.span(), "") for m in _INLINE.finditer(text)]
     inline += [Edit(*m.span(), html.unescape(m.group())) for m in _ENTITY.finditer(text)]
+    inline += [Edit(*m.span(), m.group("char")) for m in _ESCAPED.finditer(text)]
     for match in _REFERENCE.finditer(text):
         inline.append(Edit(match.start(), match.start("text"), ""))
         inline.append(Edit(match.end("text"), match.end(), ""))

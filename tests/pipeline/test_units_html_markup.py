@@ -157,6 +157,23 @@ def test_comments_template_tags_and_summaries_are_not_text() -> None:
     ]
 
 
+def test_escaped_punctuation_reads_as_the_character_the_page_shows() -> None:
+    page = (
+        "The server creates a NATS subscription \\(with conversion from the MQTT topic\\) "
+        "so that the message is delivered.\n\n"
+        "Set `tls \\(verify\\)` first; a literal \\*star\\*, a no\\_responder reply and "
+        "\\[brackets\\] stay as written.\n"
+    )
+    found = [u for u in units(page) if u.kind != "code"]
+    assert [u.text for u in found] == [
+        "The server creates a NATS subscription (with conversion from the MQTT topic) "
+        "so that the message is delivered.",
+        "Set `tls \\(verify\\)` first; a literal \\*star\\*, a no\\_responder reply and "
+        "\\[brackets\\] stay as written.",
+    ]
+    assert all(verifies(unit, page) for unit in found)
+
+
 def test_scripts_media_and_custom_elements_are_not_text() -> None:
     # a VitePress page: its Vue setup block, an audio player, a button drawn as an icon, a
     # Vue component; a tag shown as code stays code, and starts nothing hidden
