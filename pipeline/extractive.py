@@ -284,7 +284,7 @@ async def extract(
         # (a key's default in the defaults listing, a signature's parameter)
         picked.show_code(ranked[0], set(wanted), least=SIGNATURE_SHARE)
     picked.read_deprecations()
-    chosen = sorted(picked.chosen, key=lambda p: (p.source_rank, p.start))
+    chosen = _once(sorted(picked.chosen, key=lambda p: (p.source_rank, p.start)))
     # code left out between two sentences does not part them: they read on for the reader
     position = {
         (r, u.start): i
@@ -813,6 +813,21 @@ def _unit_pick(lead: Pick, unit: Unit) -> Pick:
     return Pick(
         lead.source_rank, unit.start, unit.text, lead.source_id, lead.score, unit.kind, unit.term
     )
+
+
+def _once(chosen: list[Pick]) -> list[Pick]:
+    """``chosen`` without a unit another one already says: documents repeat a paragraph on
+    two pages, once as a sentence and once inside a list item, and the answer would say it
+    twice."""
+    said = [" ".join(p.text.casefold().split()) if p.kind != "code" else "" for p in chosen]
+
+    def repeated(i: int) -> bool:
+        return bool(said[i]) and any(
+            j != i and said[i] in other and (said[i] != other or j < i)
+            for j, other in enumerate(said)
+        )
+
+    return [p for i, p in enumerate(chosen) if not repeated(i)]
 
 
 def _cited(picks: Sequence[Pick], position: dict[tuple[int, int], int]) -> str:

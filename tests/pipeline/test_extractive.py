@@ -661,3 +661,22 @@ def test_a_chunk_cut_from_the_middle_of_a_code_block_quotes_none_of_it() -> None
     assert middle.locator.start == middle.locator.end == chunks[1].locator.end
     assert last.text == "The handler serves the page."
     assert last.locator.start == chunks[2].locator.end - len(last.text)
+
+
+async def test_a_paragraph_two_pages_repeat_is_said_once(embedder: Embedder) -> None:
+    killed = (
+        "If the worker is killed, its unacknowledged tasks wait until the visibility "
+        "timeout has passed before another worker gets them."
+    )
+    broker = (
+        "## Caveats\n\n- The visibility timeout is how long a worker has to acknowledge a task. "
+        f"{killed}\n- Tasks with a long countdown are redelivered when it runs out."
+    )
+    shutdown = f"## Cold shutdown\n\nA cold shutdown kills the worker at once. {killed}"
+    text = await answer(
+        "what happens to tasks when the worker is killed before the visibility timeout?",
+        [source(broker, 1), source(shutdown, 2)],
+        embedder,
+    )
+    assert text.count("its unacknowledged tasks wait") == 1
+    assert "[1]" in text
