@@ -73,7 +73,7 @@ FRAGMENTS = [
     "~~~\nhttps://tilde.example\n~~~\n",
     "[install it]()",
     "[filters]({{ '/docs/filters/' | relative_url }})",
-    "[ref]({{< ref \"x.md#y\" >}})",
+    '[ref]({{< ref "x.md#y" >}})',
     "[page]({% link _docs/x.md %}#anchor)",
     "{{ x }}",
     "{%",
@@ -110,7 +110,7 @@ def test_a_link_with_no_destination_or_a_templates_shows_its_label() -> None:
     # was taken out as markup; the built page shows the label, and so does every render
     text = (
         "First [install it](), then use the [URL filters]({{ '/docs/filters/' | relative_url }})"
-        " as [the guide]({% link _docs/x.md %}#assets) and [Dapr]({{< ref \"a.md#b\" >}}) say; "
+        ' as [the guide]({% link _docs/x.md %}#assets) and [Dapr]({{< ref "a.md#b" >}}) say; '
         "[a call]({{ f(1) }}) is no link."
     )
     shown = (

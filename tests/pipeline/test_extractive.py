@@ -643,7 +643,6 @@ async def test_a_chat_phrasing_picks_the_sentence_in_the_documentations_words(
     )
 
 
-
 def test_a_chunk_cut_from_the_middle_of_a_code_block_quotes_none_of_it() -> None:
     url = "https://docs.example/ssr#dev-server"
     texts = [
