@@ -16,13 +16,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 #: a fenced code block, to its closing fence (group ``close``, as long as the opening
-#: one) or, when the text ends inside it, to the end of the text
+#: one) or, when the text ends inside it, to the end of the text. A line of backticks with
+#: another backtick after them opens none (CommonMark): it is a code span, as a table's
+#: "```Host(`a.com`)```" cell that a chunk starts with
 FENCED = re.compile(
-    r"^[ \t]*(?P<fence>`{3,}|~{3,}).*?(?:(?P<close>^[ \t]*(?P=fence)[ \t]*$)|\Z)", re.M | re.S
+    r"^[ \t]*(?P<fence>`{3,}(?![^\n]*`)|~{3,}).*?(?:(?P<close>^[ \t]*(?P=fence)[ \t]*$)|\Z)",
+    re.M | re.S,
 )
 
 #: a fence line, with what follows the backticks or tildes (group ``info``: a language)
-_FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})(?P<info>[^\n]*)$", re.M)
+_FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}(?![^\n]*`)|~{3,})(?P<info>[^\n]*)$", re.M)
 
 
 def cut_block_end(text: str) -> int:

@@ -66,10 +66,12 @@ _SETS = (
         # 88.3%. Since code/table answers and a passage's support in sentence choice: 95.0%,
         # 93.3%. Since code naming a good share of a question not asking how is shown: cited
         # 96.7%. Since a chunk that starts inside a code block reads its closing fence as one
-        # (session 12): fact 95.0%.
+        # (session 12): fact 95.0%. Since a chunk cut from the middle of a code block quotes
+        # none of it (session 30): cited 96.7%, the one lost having cited its section only
+        # through a test fixture's code read as a sentence.
         Floors(
             hit_at_k=0.95,
-            cited_right=0.98,
+            cited_right=0.96,
             fact_stated=0.95,
             uncovered=0.9,
             first_footnote_right=0.85,
@@ -408,12 +410,14 @@ _SETS = (
         # place as the held-out set (tests/devset14/ANALYSIS.md): with names by their place,
         # thing questions in chat's words, prices, proposed values and counted nouns (main
         # edc1f06): cited right 85.2%, fact stated 77.4%, 25/28 uncovered, first footnote 71.6%.
+        # Since a chunk cut from the middle of a code block quotes none of it (session 30):
+        # first footnote 71.0%, the one lost having led with a comment of the websocket block.
         Floors(
             hit_at_k=0.94,
             cited_right=0.85,
             fact_stated=0.77,
             uncovered=0.89,
-            first_footnote_right=0.71,
+            first_footnote_right=0.70,
         ),
     ),
     _held_out(

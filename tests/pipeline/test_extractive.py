@@ -679,3 +679,18 @@ async def test_a_paragraph_two_pages_repeat_is_said_once(embedder: Embedder) -> 
     )
     assert text.count("its unacknowledged tasks wait") == 1
     assert "[1]" in text
+
+
+def test_a_code_span_of_three_backticks_opens_no_block() -> None:
+    # a table's cell "```Host(`a.com`)```" that a chunk starts with, once its row was cut
+    url = "https://docs.example/routing#priority"
+    texts = [
+        "| Router | Rule |\n| --- | --- |\n| Router-1 |",
+        "```Host(`foobar.example.com`)```  |\n\nThe previous table shows that the longer rule wins.",
+        "When two routes from different providers tie, the provider listed first wins.",
+    ]
+    chunks = chunked(texts, url)
+    assert "The previous table shows that the longer rule wins." in [
+        u.text for u in units(chunks[1].text)
+    ]
+    assert widened(chunks[2:], chunks, after=0, reach=0) == chunks[2:]
