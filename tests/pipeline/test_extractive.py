@@ -694,3 +694,20 @@ def test_a_code_span_of_three_backticks_opens_no_block() -> None:
         u.text for u in units(chunks[1].text)
     ]
     assert widened(chunks[2:], chunks, after=0, reach=0) == chunks[2:]
+
+
+def test_a_block_closed_at_the_start_of_a_chunk_leaves_the_next_chunk_as_prose() -> None:
+    url = "https://docs.example/config#example"
+    texts = [
+        "Set the value in the file:\n\n```toml\nvalue = 1",
+        "```\n\nThe value is read once, at startup.",
+        "Restart the server after you change it.",
+        "The log says which value it read.",
+    ]
+    chunks = chunked(texts, url)
+    assert widened(chunks[2:3], chunks, after=0, reach=0) == chunks[2:3]
+    # read back one chunk, no further: the block before it is closed
+    [last] = widened(chunks[3:], chunks, after=0, before=1)
+    assert last.text.startswith("Restart the server")
+    [second] = widened(chunks[1:2], chunks, after=0, reach=0)
+    assert second.text == "The value is read once, at startup."
