@@ -10,7 +10,7 @@ import pytest
 from citations.model import Locator, Source
 from connectors.knowledge.store import KnowledgeStore
 from pipeline.evidence import Lexicon
-from pipeline.extractive import extract, is_how_to
+from pipeline.extractive import Pick, _once, extract, is_how_to
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder, Sections
 from pipeline.sections import read_on, widened
@@ -711,3 +711,18 @@ def test_a_block_closed_at_the_start_of_a_chunk_leaves_the_next_chunk_as_prose()
     assert last.text.startswith("Restart the server")
     [second] = widened(chunks[1:2], chunks, after=0, reach=0)
     assert second.text == "The value is read once, at startup."
+
+
+def test_a_unit_is_said_once_however_its_lines_are_wrapped() -> None:
+    def pick(rank: int, start: int, text: str, kind: str = "sentence") -> Pick:
+        return Pick(rank, start, text, rank + 1, 0.5, kind)  # type: ignore[arg-type]
+
+    item = pick(0, 0, "Tasks wait for the timeout. The value is  read\nonce, at startup.", "item")
+    inside = pick(1, 40, "The value is read once, at startup.")
+    same = pick(2, 9, "Tasks wait for the timeout.")
+    again = pick(3, 5, "Tasks wait for the timeout.")
+    block = pick(2, 80, "```\n# The value is read once, at startup.\nvalue = 1\n```", "code")
+    echoed = pick(3, 90, "The value is read once, at startup.\nvalue = 1", "code")
+    assert _once([item, inside, block]) == [item, block]
+    # of two alike, the first is kept; code is shown as it is, never folded into prose
+    assert _once([same, again, echoed, block]) == [same, echoed, block]
