@@ -190,11 +190,12 @@ def _starts_mid_table(text: str) -> bool:
 
 def _open_fence_before(section: Sequence[Source], index: int) -> bool:
     """Whether a code block is still open where chunk ``index`` begins."""
-    return _open_fence("\n".join(c.text for c in section[:index])) is not None
+    return _open_fence(section[:index]) is not None
 
 
-def _open_fence(text: str) -> str | None:
-    """The fence of the code block ``text`` ends inside of, if it does."""
+def _open_fence(chunks: Sequence[Source]) -> str | None:
+    """The fence of the code block the ``chunks`` end inside of, if they do."""
+    text = "\n".join(c.text for c in chunks)
     return next((b.group("fence") for b in FENCED.finditer(text) if b.group("close") is None), None)
 
 
@@ -203,7 +204,7 @@ def _past_code(source: Source, before: Sequence[Source]) -> Source:
     ``before`` it) ends: a chunk cut from the middle of a long block has no fence to say
     that its lines are code, and read as prose its comments and statements would be
     quoted as sentences. With no closing fence in it, it is all code: nothing is left."""
-    fence = _open_fence("\n".join(c.text for c in before)) if before else None
+    fence = _open_fence(before)
     if fence is None:
         return source
     closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$\n?", re.M)
