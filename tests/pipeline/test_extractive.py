@@ -14,7 +14,7 @@ from pipeline.extractive import Pick, _once, extract, is_how_to
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder, Sections
 from pipeline.sections import read_on, widened
-from pipeline.units import units
+from pipeline.units import Kind, units
 
 REDIRECT = """## HTTPS redirects
 
@@ -714,8 +714,8 @@ def test_a_block_closed_at_the_start_of_a_chunk_leaves_the_next_chunk_as_prose()
 
 
 def test_a_unit_is_said_once_however_its_lines_are_wrapped() -> None:
-    def pick(rank: int, start: int, text: str, kind: str = "sentence") -> Pick:
-        return Pick(rank, start, text, rank + 1, 0.5, kind)  # type: ignore[arg-type]
+    def pick(rank: int, start: int, text: str, kind: Kind = "sentence") -> Pick:
+        return Pick(rank, start, text, rank + 1, 0.5, kind)
 
     item = pick(0, 0, "Tasks wait for the timeout. The value is  read\nonce, at startup.", "item")
     inside = pick(1, 40, "The value is read once, at startup.")
