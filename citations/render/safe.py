@@ -303,7 +303,8 @@ def _link(buf: str, i: int, final: bool) -> int | tuple[int, str, str]:
     label = _LABEL.match(buf, i + 1)
     e = label.end()  # type: ignore[union-attr]
     if e == n:
-        return _NEED if not final and e - i <= _LABEL_MAX else _NONE
+        # the label may still close: ``_LABEL`` never matches more than a label may hold
+        return _NONE if final else _NEED
     if buf[e] != "]":
         return _NONE
     if e + 1 == n:
@@ -314,7 +315,7 @@ def _link(buf: str, i: int, final: bool) -> int | tuple[int, str, str]:
     if dest is not None:
         return dest.end(), label.group(), dest.group(1) or ""  # type: ignore[union-attr]
     rest = buf[e + 1 :]
-    if not final and ")" not in rest and "\n" not in rest and len(rest) < _DEST_MAX + 100:
+    if not final and ")" not in rest and "\n" not in rest and n - i < MAX_HOLD:
         return _NEED
     return _NONE
 

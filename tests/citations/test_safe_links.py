@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -11,7 +12,14 @@ from citations import Source, resolve
 from citations.render import discord as discord_render
 from citations.render import render_discord, render_markdown, render_slack
 from citations.render import slack as slack_render
-from citations.render.safe import MAX_HOLD, WORD_JOINER, SafeStream, code_regions, safe_text
+from citations.render.safe import (
+    _LABEL_MAX,
+    MAX_HOLD,
+    WORD_JOINER,
+    SafeStream,
+    code_regions,
+    safe_text,
+)
 from tests.citations.links import foreign_links, payload_texts, visible_links
 from tests.citations.profiles import PROPERTY
 
@@ -179,6 +187,47 @@ def test_hold_back_is_bounded() -> None:
     stream = SafeStream()
     out = stream.feed("`" + "x" * (MAX_HOLD + 10))
     assert len(out) >= 10  # the unpaired backtick was given up on
+
+
+@pytest.mark.parametrize("size", [_LABEL_MAX - 1, _LABEL_MAX, _LABEL_MAX + 1])
+def test_a_long_label_split_before_its_bracket_is_read_like_the_whole(size: int) -> None:
+    text = "[" + "a" * size + "](https://evil.example/x) end"
+    stream = SafeStream()
+    out = stream.feed(text[: size + 1]) + stream.feed(text[size + 1 :]) + stream.close()
+    assert out == safe_text(text)
+    assert out.startswith("[") is (size > _LABEL_MAX)  # the longest label is still a label
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[a](b c) and more",  # a space: no destination
+        "[a](b\nc and more",  # a destination never runs past its line
+        "[a]b and more",
+        "see [a] and more",
+    ],
+)
+def test_what_cannot_become_a_link_is_shown_at_once(text: str) -> None:
+    stream = SafeStream()
+    assert stream.feed(text) == safe_text(text)
+    assert stream.close() == ""
+
+
+def test_a_parenthesis_in_the_label_does_not_end_the_wait_for_the_destination() -> None:
+    text = "[f(x)](https://evil.example/x) end"
+    stream = SafeStream()
+    out = stream.feed(text[:10]) + stream.feed(text[10:]) + stream.close()
+    assert out == safe_text(text) == "f(x) end"
+
+
+def test_an_unfinished_link_is_held_back_at_most_max_hold_characters() -> None:
+    stream = SafeStream()
+    assert stream.feed("see [a](" + "b" * (MAX_HOLD - 5)) == "see "  # MAX_HOLD - 1 held
+    assert stream.feed("b").startswith(f"[a]{WJ}(b")
+    for piece in ("[a", "[a](b"):
+        stream = SafeStream()
+        assert stream.feed(piece) == ""
+        assert stream.close() == piece.replace("](", f"]{WJ}(")  # nothing lost at the end
 
 
 def test_limit_never_cuts_a_code_span() -> None:
