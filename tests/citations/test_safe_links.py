@@ -12,6 +12,7 @@ from citations import Source, resolve
 from citations.render import discord as discord_render
 from citations.render import render_discord, render_markdown, render_slack
 from citations.render import slack as slack_render
+from citations.render.pieces import link_allowed, links
 from citations.render.safe import (
     _LABEL_MAX,
     MAX_HOLD,
@@ -347,3 +348,44 @@ def test_an_escaped_bracket_before_a_dropped_link_cannot_escape_a_backtick() -> 
     assert foreign_links([md], SOURCE_URLS) == [], md
     slack = render_slack(answer)[0]
     assert foreign_links([*payload_texts(slack.blocks), slack.markdown_text], SOURCE_URLS) == []
+
+
+def test_a_link_to_a_sources_own_place_stays_when_footnotes_merge_its_page() -> None:
+    sources = [
+        Source(1, "https://docs.example.com/guide#install", "Install", "t"),
+        Source(2, "https://docs.example.com/guide#upgrade", "Upgrade", "t"),
+    ]
+    answer = resolve(
+        "see [upgrading](https://docs.example.com/guide#upgrade) [1][2]",
+        sources,
+        merge_fragments=True,
+    )
+    assert [ref.url for ref in answer.references] == ["https://docs.example.com/guide"]
+    assert link_allowed("https://docs.example.com/guide#upgrade", answer, ())
+    assert not link_allowed("https://docs.example.com/guide#other", answer, ())
+    assert "[upgrading](<https://docs.example.com/guide#upgrade>)" in render_markdown(answer)
+
+
+def test_an_allowed_host_covers_its_subdomains_and_nothing_that_only_ends_like_it() -> None:
+    answer = resolve("x", SOURCES)
+    allowed = ["", " ", "partner.example"]  # blank entries (a trailing comma) are skipped
+    assert link_allowed("https://partner.example/x", answer, allowed)
+    assert link_allowed("https://docs.partner.example/x", answer, allowed)
+    assert not link_allowed("https://evilpartner.example/x", answer, allowed)
+    assert not link_allowed("https://partner.example.evil.example/x", answer, allowed)
+
+
+def test_an_allowed_link_is_one_piece_a_message_is_never_split_inside() -> None:
+    answer = resolve("x [1]", SOURCES)
+    pieces = links(
+        "see [the guide](https://docs.example.com/guide) and [bad](https://evil.example) now",
+        answer,
+        (),
+        lambda label, url: f"<{url}|{label}>",
+        lambda text: text,
+    )
+    assert [(p.text, p.atom) for p in pieces] == [
+        ("see ", False),
+        ("<https://docs.example.com/guide|the guide>", True),
+        (" and bad now", False),
+    ]
