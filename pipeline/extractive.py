@@ -98,7 +98,7 @@ NOT_FOUND_ANYWHERE = "I couldn't find this in the knowledge base or on the web."
 
 # Questions whose answer is something to do or to write, where a section's code (or the
 # setting it names) shows how: "how do I …", "can I turn … off", "what's the setting",
-# "which option/env var …", "what do I add …", "is there a way …".
+# "which option/env var …", "what do I add …", "is there a way …", "what does … look like".
 _HOW_TO = re.compile(
     r"\b(?:how\s+(?:do|can|could|should|would|will|to)\b|how\s+\w+\s+i\b|"
     r"(?:can|could)\s+(?:i|we)\s+(?!still\b|be\b)\w+|"
@@ -110,7 +110,11 @@ _HOW_TO = re.compile(
     r"(?:add|put|write|set|type|run|call|change|fix|configure|enable|disable|raise|"
     r"increase|edit|install)\b|\band\s+how\s*\?|"
     r"is\s+there\s+an?\s+(?:way|setting|option|flag|command)\b|is\s+it\s+possible\b|"
-    r"example\s+of\b|show\s+me\b|\bone[- ]?liner\b|\bsnippet\b|\bcommand\s+(?:to|for|that)\b)",
+    r"example\s+of\b|show\s+me\b|\bone[- ]?liner\b|\bsnippet\b|\bcommand\s+(?:to|for|that)\b|"
+    # what a URL, a config line or a unit file looks like is shown by one; steps are done
+    r"what\s+(?:does|do|should|would)\s+(?:\S+\s+){1,6}look\s+like\b|\bsteps?\s+(?:to|for)\b|"
+    # "example systemd unit …?", "got an example config …?" (not "the example passes …")
+    r"(?:^|[,:;]\s*|\b(?:an?|any|some)\s+)(?:example|sample)\s+(?!of\b)[a-z]\w*)",
     re.I,
 )
 # a diagram's source (a fenced mermaid or graphviz block) draws; it does not show how

@@ -176,6 +176,15 @@ def test_how_to_questions_are_told_apart() -> None:
     assert is_how_to("got a snippet for reading the config?")
     assert is_how_to("is there a command that lists every stream?")
     assert not is_how_to("which command was renamed in 2.0?")
+    # what something looks like, the steps to do it and an example of it are shown as code
+    assert is_how_to("what does the broker url look like when the server has a password?")
+    assert is_how_to("what should each authorized_keys line look like?")
+    assert is_how_to("quick q: steps to create a user and a vhost?")
+    assert is_how_to("example systemd unit for running the workers?")
+    assert is_how_to("got an example timer unit for a nightly run?")
+    assert not is_how_to("why does the example pass --files-cache ctime,size?")
+    assert not is_how_to("for example when the disk is full, is the data lost?")
+    assert not is_how_to("does it look like the upload finished?")
 
 
 async def test_a_how_to_answer_shows_the_sections_code_as_a_cited_block(
