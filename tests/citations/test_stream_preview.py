@@ -7,6 +7,9 @@ from __future__ import annotations
 from citations.render import slack as slack_render
 from citations.render.safe import SafeStream
 
+#: a code span near the end of a long text, for cuts around it
+SPAN = "intro " * 5 + "`code span` end"
+
 
 def streamed(text: str, *, limit: int | None = None) -> SafeStream:
     stream = SafeStream(limit=limit)
@@ -39,8 +42,7 @@ def test_a_preview_never_starts_inside_a_code_span() -> None:
 
 
 def test_a_preview_may_start_just_before_a_code_span() -> None:
-    text = "intro " * 5 + "`code span` end"
-    assert streamed(text).tail(17) == "… `code span` end"
+    assert streamed(SPAN).tail(17) == "… `code span` end"
 
 
 def test_a_preview_inside_an_open_fence_keeps_it_a_closed_block() -> None:
@@ -95,9 +97,8 @@ def test_a_preview_cut_before_an_open_fence_leaves_room_for_its_closer() -> None
 
 
 def test_a_preview_does_not_open_on_a_code_span_it_could_half_show() -> None:
-    text = "intro " * 5 + "`code span` end"
-    at = text.index("`")
-    assert streamed(text).tail(len(text) - at + 1) == "… end"
+    at = SPAN.index("`")
+    assert streamed(SPAN).tail(len(SPAN) - at + 1) == "… end"
 
 
 def test_a_preview_of_a_text_ending_in_code_shows_the_code_as_a_block() -> None:
