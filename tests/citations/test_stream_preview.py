@@ -11,8 +11,8 @@ from citations.render.safe import SafeStream
 SPAN = "intro " * 5 + "`code span` end"
 
 
-def streamed(text: str, *, limit: int | None = None) -> SafeStream:
-    stream = SafeStream(limit=limit)
+def streamed(text: str) -> SafeStream:
+    stream = SafeStream()
     stream.feed(text)
     return stream
 
