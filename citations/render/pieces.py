@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 
 from citations.model import CitedAnswer, Segment
 from citations.render.safe import (
+    DEST_MAX,
+    LABEL_MAX,
     TEMPLATED,
     WORD_JOINER,
     break_fence_ticks,
@@ -27,8 +29,10 @@ from citations.urls import canonical_url
 # An ordinary Markdown link (not an image, not an escaped bracket): [label](url) or [label](<url>),
 # or one with no destination or a template's (safe.TEMPLATED), which keeps only its label
 _MD_LINK = re.compile(
-    r"(?<![!\\])\[([^\[\]\n]{0,300})\]\("
-    r"(?:\s*<?([^()<>\s]{1,2000})>?(?:\s+\"[^\"\n]*\")?|[ \t]*(?:" + TEMPLATED + r")?)\s*\)"
+    rf"(?<![!\\])\[([^\[\]\n]{{0,{LABEL_MAX}}})\]\("
+    rf"(?:\s*<?([^()<>\s]{{1,{DEST_MAX}}})>?(?:\s+\"[^\"\n]*\")?|[ \t]*(?:"
+    + TEMPLATED
+    + r")?)\s*\)"
 )
 
 

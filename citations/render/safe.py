@@ -38,6 +38,8 @@ from enum import Enum
 from typing import NamedTuple
 
 __all__ = [
+    "DEST_MAX",
+    "LABEL_MAX",
     "MAX_HOLD",
     "WORD_JOINER",
     "CodeBlock",
@@ -55,8 +57,9 @@ WORD_JOINER = "\u2060"
 MAX_HOLD = 2400
 """The most characters a construct is held back before it is decided as plain text."""
 
-_LABEL_MAX = 300
-_DEST_MAX = 2000
+#: the longest label and destination a link may have to be read as one (by every renderer)
+LABEL_MAX = 300
+DEST_MAX = 2000
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 # Positions that get a word joiner: after "@" and "<"; between ":" and "/" (or an
@@ -68,12 +71,12 @@ _PROSE_STOP = re.compile(r"[`\[\\\n]")
 _FENCE_STOP = re.compile(r"[`\n]")
 _TICK_OR_NL = re.compile(r"[`\n]")
 _TICKS = re.compile(r"`+")
-_LABEL = re.compile(rf"[^\[\]\n`]{{0,{_LABEL_MAX}}}")
-_DEST = re.compile(rf"\([ \t]*<?([^()<>\s`]{{1,{_DEST_MAX}}})>?(?:[ \t]+\"[^\"\n`]*\")?[ \t]*\)")
+_LABEL = re.compile(rf"[^\[\]\n`]{{0,{LABEL_MAX}}}")
+_DEST = re.compile(rf"\([ \t]*<?([^()<>\s`]{{1,{DEST_MAX}}})>?(?:[ \t]+\"[^\"\n`]*\")?[ \t]*\)")
 # no destination, or one a site's template writes ("{% link install.md %}", "{{ '/x/' |
 # relative_url }}", Hugo's "{{< ref x >}}") and a document quoted as written still has, or
 # had taken out: the built page shows the label, and so does an answer
-TEMPLATED = rf"(?:\{{%[^\n()]{{0,{_DEST_MAX}}}?%\}}|\{{\{{[^\n()]{{0,{_DEST_MAX}}}?\}}\}})[^()\s]*"
+TEMPLATED = rf"(?:\{{%[^\n()]{{0,{DEST_MAX}}}?%\}}|\{{\{{[^\n()]{{0,{DEST_MAX}}}?\}}\}})[^()\s]*"
 _TEMPLATED_DEST = re.compile(rf"\([ \t]*({TEMPLATED})?[ \t]*\)")
 
 

@@ -14,7 +14,7 @@ from citations.render import render_discord, render_markdown, render_slack
 from citations.render import slack as slack_render
 from citations.render.pieces import link_allowed, links
 from citations.render.safe import (
-    _LABEL_MAX,
+    LABEL_MAX,
     MAX_HOLD,
     WORD_JOINER,
     SafeStream,
@@ -190,13 +190,13 @@ def test_hold_back_is_bounded() -> None:
     assert len(out) >= 10  # the unpaired backtick was given up on
 
 
-@pytest.mark.parametrize("size", [_LABEL_MAX - 1, _LABEL_MAX, _LABEL_MAX + 1])
+@pytest.mark.parametrize("size", [LABEL_MAX - 1, LABEL_MAX, LABEL_MAX + 1])
 def test_a_long_label_split_before_its_bracket_is_read_like_the_whole(size: int) -> None:
     text = "[" + "a" * size + "](https://evil.example/x) end"
     stream = SafeStream()
     out = stream.feed(text[: size + 1]) + stream.feed(text[size + 1 :]) + stream.close()
     assert out == safe_text(text)
-    assert out.startswith("[") is (size > _LABEL_MAX)  # the longest label is still a label
+    assert out.startswith("[") is (size > LABEL_MAX)  # the longest label is still a label
 
 
 @pytest.mark.parametrize(
