@@ -117,6 +117,13 @@ _HOW_TO = re.compile(
     r"(?:^|[,:;]\s*|\b(?:an?|any|some)\s+)(?:example|sample)\s+(?!of\b)[a-z]\w*)",
     re.I,
 )
+# a question what value something takes ("what port does vite preview use?", "which
+# file is read?"), which the value it takes unless told otherwise answers; not what it
+# does or what happens
+_AUXILIARY = r"(?:do|does|did|is|are|was|were|will|would|should|can|could)"
+_ASKS_VALUE = re.compile(
+    rf"\s*(?:what|which)\s+(?!{_AUXILIARY}\b|happens?\b)[a-z][\w-]*\s+{_AUXILIARY}\b", re.I
+)
 # a diagram's source (a fenced mermaid or graphviz block) draws; it does not show how
 _DIAGRAM = re.compile(r"[ \t]*(?:```|~~~)[ \t]*\{?(?:mermaid|plantuml|graphviz|dot)\b", re.I)
 # a sentence stating what happens unless told otherwise
@@ -172,6 +179,14 @@ def _bare_default(text: str) -> bool:
     return states_default(text) and not is_prose(text)
 
 
+def _asks_default(question: str, wanted: Collection[str]) -> bool:
+    """Whether a bare "Default: 4." may answer ``question``: it asks the default, or what
+    value something takes (not how to set it)."""
+    if "default" in wanted:
+        return True
+    return _ASKS_VALUE.match(asks(question)) is not None and not is_how_to(question)
+
+
 def is_how_to(question: str) -> bool:
     """Whether the question asks how to do something (its answer may be code): it says so,
     or it asks nothing but states a problem or a wish ("the service ignores my environment",
@@ -199,6 +214,7 @@ async def extract(
     its evidence): a sentence of a weaker passage loses ``support_weight`` times the gap.
     """
     wanted = question_terms(question)
+    default_asked = _asks_default(question, wanted)
 
     def asked(text: str) -> set[str]:
         return set(wanted).intersection(terms(text))
@@ -211,8 +227,8 @@ async def extract(
             key = " ".join(unit.text.casefold().split())
             if unit.kind == "code" or key in seen:
                 continue
-            # a bare "Default: 4." answers only what the default is
-            if not (unit.quotable or ("default" in wanted and _bare_default(unit.text))):
+            # a bare "Default: 4." answers only what the default (or the value) is
+            if not (unit.quotable or (default_asked and _bare_default(unit.text))):
                 continue
             seen.add(key)
             candidates.append(

@@ -23,7 +23,7 @@ from typing import Literal
 
 from citations.sentences import sentences
 from pipeline.markup import PRE, Reading, cut_block_end, not_text, pre_code, read, reading
-from pipeline.text import FENCED, is_prose
+from pipeline.text import FENCED, is_prose, linkless
 
 Kind = Literal["sentence", "item", "code"]
 
@@ -244,6 +244,21 @@ _NAME_HEADING = re.compile(
 )
 # an identifier, not a word: a separator inside it, or a capital after a lower-case letter
 _IDENTIFIER = re.compile(r"\w[_.:=/-]\w|[a-z][A-Z]")
+# a field of a reference entry: a short label, then its value ("**Type:** `boolean`",
+# "**Related:** [server.port](…)", "**Reloadable**: No")
+_FIELD = re.compile(r"[*_]*[A-Z][\w ]{0,24}[*_]*:[*_]*\s+(?P<value>\S.*)", re.S)
+# the words a field's value may say besides its code and links ("`true` or `false`")
+_FIELD_WORDS = 2
+
+
+def _field(text: str) -> bool:
+    """Whether ``text`` is a field of a reference entry, which lists a fact about the name
+    (its type, its default, where to read more) before the name's description begins."""
+    field = _FIELD.fullmatch(text.strip())
+    if field is None:
+        return False
+    said = _SPAN.sub(" ", linkless(field.group("value")))
+    return sum(w.casefold() not in ("or", "and") for w in _WORD.findall(said)) <= _FIELD_WORDS
 
 
 def _described(text: str, found: list[Unit]) -> list[Unit]:
@@ -252,7 +267,8 @@ def _described(text: str, found: list[Unit]) -> list[Unit]:
     out: list[Unit] = []
     term = ""
     # whether the name's description has begun: the fields a reference entry lists
-    # before it ("- **Default**: `false`", too short to quote) are not its description
+    # before it ("- **Type:** `boolean | 'inline'`", "- **Default**: `false`") are not its
+    # description, and the paragraph after them still describes the name
     described = False
     last = 0
     for unit in found:
@@ -274,7 +290,7 @@ def _described(text: str, found: list[Unit]) -> list[Unit]:
         elif "\n\n" in gap and described:
             # the description is the first paragraph under the name
             term = ""
-        described = described or unit.quotable
+        described = described or (unit.quotable and not _field(unit.text))
         said = term if term and term.casefold() not in unit.text.casefold() else ""
         out.append(replace(unit, term=said))
     return out

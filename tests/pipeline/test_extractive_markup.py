@@ -424,6 +424,15 @@ async def test_a_line_stating_a_default_answers_what_the_default_is(embedder: Em
     assert "`server.port`: **Default:** `5173`" in port
     prefetch = await answer("what's the default worker_prefetch_multiplier?", sources, embedder)
     assert "Default: 4." in prefetch
+    # asked what value the setting takes, the default is the value it takes unasked
+    used = await answer("which port does the dev server listen on?", sources, embedder)
+    assert "`server.port`: **Default:** `5173`" in used
     # asked anything else, a bare default says nothing
     busy = await answer("what happens when the port is already in use?", sources, embedder)
     assert "next available port" in busy and "Default" not in busy
+    port = await answer("what does the server.port setting do?", sources, embedder)
+    assert "next available port" in port and "Default" not in port
+    how = await answer(
+        "which setting should I change to move the dev server's port?", sources, embedder
+    )
+    assert "Default" not in how

@@ -62,6 +62,42 @@ def test_a_name_heading_is_the_term_of_its_first_paragraph_only() -> None:
     assert found == [("tool::notice=TEXT", "The"), ("", "Notices"), ("shareOwners", "When")]
 
 
+# a reference entry lists fields (its type, its default, where to read more) before the
+# paragraph that describes it; a field whose value is code or a link is not that paragraph
+FIELDS = """## build.sourcemap
+
+- **Type:**
+  `boolean | 'inline' | 'hidden'`
+- **Default:** `false`
+- **Related:** [server.sourcemapIgnoreList](./server#ignore), **Reloadable**: No
+
+Generate production source maps. If `true`, a separate file is written.
+
+The maps are uploaded with the rest of the build.
+
+## build.minify
+
+- **Note:** minifying the bundle makes it much smaller for every user who loads it.
+
+Set to `false` to keep the output readable.
+"""
+
+
+def test_a_reference_entrys_fields_come_before_its_description() -> None:
+    found = [(u.term, u.text.split()[0]) for u in units(FIELDS)]
+    assert found == [
+        ("build.sourcemap", "**Type:**"),
+        ("build.sourcemap", "**Default:**"),
+        ("build.sourcemap", "**Related:**"),
+        ("build.sourcemap", "Generate"),
+        ("build.sourcemap", "If"),
+        ("", "The"),
+        # a labelled item that says something in words is the description itself
+        ("build.minify", "**Note:**"),
+        ("", "Set"),
+    ]
+
+
 def test_a_command_or_a_word_names_no_description() -> None:
     text = """## Building
 
