@@ -255,10 +255,10 @@ def _field(text: str) -> bool:
     """Whether ``text`` is a field of a reference entry, which lists a fact about the name
     (its type, its default, where to read more) before the name's description begins."""
     field = _FIELD.fullmatch(text.strip())
-    if field is None:
-        return False
-    said = _SPAN.sub(" ", linkless(field.group("value")))
-    return sum(w.casefold() not in ("or", "and") for w in _WORD.findall(said)) <= _FIELD_WORDS
+    return (
+        field is not None
+        and len(_WORD.findall(_SPAN.sub(" ", linkless(field.group("value"))))) <= _FIELD_WORDS
+    )
 
 
 def _described(text: str, found: list[Unit]) -> list[Unit]:

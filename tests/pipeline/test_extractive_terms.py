@@ -77,9 +77,15 @@ The maps are uploaded with the rest of the build.
 
 ## build.minify
 
-- **Note:** minifying the bundle makes it much smaller for every user who loads it.
+- **Type:** `boolean` | `'terser'` | `'esbuild'`
 
 Set to `false` to keep the output readable.
+
+## build.target
+
+- **Note:** older browsers need a lower target than the one set by default.
+
+Set it to `es2015` for the oldest browsers.
 """
 
 
@@ -92,8 +98,10 @@ def test_a_reference_entrys_fields_come_before_its_description() -> None:
         ("build.sourcemap", "Generate"),
         ("build.sourcemap", "If"),
         ("", "The"),
+        ("build.minify", "**Type:**"),
+        ("build.minify", "Set"),
         # a labelled item that says something in words is the description itself
-        ("build.minify", "**Note:**"),
+        ("build.target", "**Note:**"),
         ("", "Set"),
     ]
 
