@@ -106,6 +106,11 @@ def test_a_reference_entrys_fields_come_before_its_description() -> None:
     ]
 
 
+def test_a_name_heading_at_the_very_start_names_its_paragraph() -> None:
+    found = [(u.term, u.text.split()[0]) for u in units("# `maxAge`\n\nHow long a reply is kept.")]
+    assert found == [("maxAge", "How")]
+
+
 def test_a_command_or_a_word_names_no_description() -> None:
     text = """## Building
 
