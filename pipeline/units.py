@@ -36,8 +36,10 @@ _NOT_PROSE = re.compile(
     r"|^[ \t]*\.\.[ \t]+[\w:-]+::",
     re.M,
 )
+# a short label before a colon ("Signature", "Type", "Default value")
+_SHORT_LABEL = r"[A-Z][\w ]{0,24}"
 # an API signature line: a short label and one code span ("Signature: `f(x, y=1)`")
-_SIGNATURE = re.compile(r"^[ \t]*(?:[*+-][ \t]+)?[A-Z][\w ]{0,24}:[ \t]*`[^`\n]+`[ \t]*$", re.M)
+_SIGNATURE = re.compile(rf"^[ \t]*(?:[*+-][ \t]+)?{_SHORT_LABEL}:[ \t]*`[^`\n]+`[ \t]*$", re.M)
 # a line that states a default: "Default: 4.", "**Default:** `5173`", "Defaults to `on`."
 _STATES_DEFAULT = re.compile(
     r"[*_ \t]*(?:default(?:[ \t]+value)?[*_]*[ \t]*:[*_]*[ \t]*\S|defaults[ \t]+to[ \t]+\S)", re.I
@@ -246,7 +248,7 @@ _NAME_HEADING = re.compile(
 _IDENTIFIER = re.compile(r"\w[_.:=/-]\w|[a-z][A-Z]")
 # a field of a reference entry: a short label, then its value ("**Type:** `boolean`",
 # "**Related:** [server.port](…)", "**Reloadable**: No")
-_FIELD = re.compile(r"[*_]*[A-Z][\w ]{0,24}[*_]*:[*_]*\s+(?P<value>\S.*)", re.S)
+_FIELD = re.compile(rf"[*_]*{_SHORT_LABEL}[*_]*:[*_]*\s+(?P<value>\S.*)", re.S)
 # the words a field's value may say besides its code and links ("`true` or `false`")
 _FIELD_WORDS = 2
 
