@@ -133,6 +133,10 @@ _DESTINATION = re.compile(
 QUOTE_TERMS = 3
 #: the plural of a status code ("our CDN doesn't like 404s"): the code itself
 _CODES = re.compile(r"\b([1-5]\d\d)s\b")
+#: an HTTP error status the asker got or wants ("gives a 404", "it 404s", "with a 413"): docs
+#: say what happens ("not found", "too large") more often than they print the code, so it is
+#: one of the question's words, not a number the passage must state; "500 kilobytes" is a size
+_HTTP_ERROR = re.compile(r"\b(?:4(?:0\d|1[0-8]|2[1-689]|31|51)|50\d|51[01])\b(?!\s*[\w.]*bytes\b)")
 #: a percentile written as a latency dashboard names it ("p95", "p99.9"): which percentile the
 #: asker wants is their pick, and the docs say how to compute any percentile ("the 90th")
 _PERCENTILE = re.compile(r"\b[pP]\d{2}(?:\.\d+)?\b")
@@ -554,9 +558,15 @@ def _quotes(text: str) -> tuple[tuple[str, ...], ...]:
 
 
 def _musts(text: str) -> tuple[str, ...]:
-    """Numbers of two or more characters (``30``, ``v1``, ``1,000``) and quoted names' terms."""
+    """Numbers of two or more characters (``30``, ``v1``, ``1,000``) but HTTP error statuses
+    (:data:`_HTTP_ERROR`), and quoted names' terms."""
     text = THOUSANDS.sub("", text)
-    found = [w.lower() for w in WORD.findall(text) if len(w) > 1 and any(c.isdigit() for c in w)]
+    statuses = {m.span() for m in _HTTP_ERROR.finditer(text)}
+    found = [
+        m[0].lower()
+        for m in WORD.finditer(text)
+        if len(m[0]) > 1 and any(c.isdigit() for c in m[0]) and m.span() not in statuses
+    ]
     for quoted in _quoted_terms(text):
         if len(quoted) < QUOTE_TERMS:
             found.extend(quoted)
