@@ -115,7 +115,9 @@ async def slash(driver: SlackDriver, channel: str, channel_name: str) -> str:
             "trigger_id": "1.2.3",
         }
     )
-    _, acked, _ = await driver.h.post(body, "application/x-www-form-urlencoded")
+    status, acked, _ = await driver.h.post(body, "application/x-www-form-urlencoded")
+    # a refused command is never answered: say so now, not after the wait for an answer
+    assert status == 200, acked
     return acked
 
 
