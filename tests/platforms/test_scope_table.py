@@ -55,6 +55,7 @@ class StoreAnswerer:
     def __init__(self, path: Path, model: BaseEmbedding) -> None:
         self.store = open_store(path, model)
         self.asked: list[tuple[Question, set[str]]] = []
+        self.taken = 0
         self.changed = asyncio.Event()
 
     async def stream(self, question: Question) -> AsyncIterator[Progress]:
@@ -64,12 +65,16 @@ class StoreAnswerer:
         yield Done(CitedAnswer.empty(hits[0].source.text), Route.KNOWLEDGE_BASE)
 
     async def next(self) -> tuple[Question, set[str]]:
-        """The next question asked (waits for it)."""
-        seen = len(self.asked)
-        while len(self.asked) == seen:
+        """The next question not yet taken (waits for it if it is not asked yet).
+
+        A cursor, not the count at call time: a question answered before the
+        test gets here (the ack returns first) is still the next one.
+        """
+        while len(self.asked) <= self.taken:
             self.changed.clear()
             await asyncio.wait_for(self.changed.wait(), waits.EVENT)
-        return self.asked[seen]
+        self.taken += 1
+        return self.asked[self.taken - 1]
 
 
 def assert_scoped(
