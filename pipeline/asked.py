@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from citations.spelling import american
 from pipeline.things import named
 from pipeline.words import (
+    DOTTED_NUMBER,
     EXACT,
     FOLDED,
     PHRASE,
@@ -204,7 +205,11 @@ TIME = "<time>"
 #: which a version answers ("new in 1.1")
 _WHEN_RELEASED = re.compile(
     r"\bwhen\b(?=[^?!\n]{0,60}?(?<![\w.])v?\d+\.\d+|[^?!\n]{0,60}?\b(?:next|new|upcoming"
-    r"|coming)\s+(?:major\s+|minor\s+|stable\s+)?(?:release|version)\b)"
+    r"|coming)\s+(?:major\s+|minor\s+|stable\s+)?(?:release|version)\b"
+    # a name's next major version ("jekyll 5", "django v6")
+    r"|[^?!\n]{0,60}?\b(?!(?:will|would|is|are|was|were|be|do|does|did|the|my|our|have|has"
+    r"|with|to|of|for|in|on|at|by|after|before|about|under|over|than|every|all)\s)"
+    r"[a-z][\w-]*\s+v?\d{1,2}(?![\w.]))"
     r"[^?!\n]{0,80}?\b(?:released?|releasing|out|ship(?:ped|ping)?|available|final"
     r"|land(?:s|ed)?)\b",
     re.I,
@@ -557,12 +562,24 @@ def _quotes(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(dict.fromkeys(q)) for q in _quoted_terms(text) if len(q) >= QUOTE_TERMS)
 
 
+def _release_line(release: str) -> str:
+    """The release line a dotted number names, up to its first part of two digits or more:
+    "2.10" (not any "10"), "2026" of "2026.1.0"; "" for one of single digits ("1.2", which
+    asks for no number: "VersionTLS12" states it)."""
+    parts = release.split(".")
+    end = next((i for i, part in enumerate(parts) if len(part) > 1), None)
+    return "" if end is None else ".".join(parts[: end + 1])
+
+
 def _musts(text: str) -> tuple[str, ...]:
     """Numbers of two or more characters (``30``, ``v1``, ``1,000``) but HTTP error statuses
-    (:data:`_HTTP_ERROR`), and quoted names' terms."""
+    (:data:`_HTTP_ERROR`), a dotted release as its line (:func:`_release_line`), and quoted
+    names' terms."""
     text = THOUSANDS.sub("", text)
+    found = [line for m in DOTTED_NUMBER.finditer(text) if (line := _release_line(m[1]))]
+    text = DOTTED_NUMBER.sub(lambda m: " " if _release_line(m[1]) else m[0], text)
     statuses = {m.span() for m in _HTTP_ERROR.finditer(text)}
-    found = [
+    found += [
         m[0].lower()
         for m in WORD.finditer(text)
         if len(m[0]) > 1 and any(c.isdigit() for c in m[0]) and m.span() not in statuses

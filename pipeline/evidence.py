@@ -15,7 +15,8 @@ mentions what the question is about. Two signals can:
   read as one of its own tokens ("async", "paginate": the model sees word pieces, so a
   close embedding says nothing about it). An everyday word that no chunk uses ("avoid",
   "lost") is more often a paraphrase, so it weighs ``evidence_word_factor`` of that.
-- **must-match terms**: numbers ("30 seconds", "/v1") and quoted names (`"Cloud Run"`,
+- **must-match terms**: numbers ("30 seconds", "/v1"; a dotted release as far as its first
+  part of two digits: "2.10", not the "10" of "10 MB", and "2026" of "2026.1.0") and quoted names (`"Cloud Run"`,
   `` `max_age` ``) name exactly what is asked. A passage that lacks one cannot carry the
   answer, whatever else it shares with the question (:attr:`Evidence.carries`): the
   knowledge base answers only when a passage that has them all reaches the threshold,
@@ -77,7 +78,8 @@ mentions what the question is about. Two signals can:
   or install something *as* a thing ("run it as a Windows service", "register it as a
   Jupyter kernel") or to write something *as* a form ("its logs as json lines"), which thing is
   recommended ("what's the recommended Authelia setup …", "which php client should we use?")
-  or chat's "got an example … ?": docs that support or recommend it name it.
+  or chat's "got an example … ?", and which licence something is under: docs that support,
+  recommend or state it name it.
 
 The question and the passage are read in the same terms (:mod:`pipeline.words`), and what
 the question asks for is read once, from the asker's words (:mod:`pipeline.asked`).
@@ -111,6 +113,7 @@ from pipeline.text import FENCED as _FENCE
 from pipeline.text import linkless, unlinked
 from pipeline.typos import Speller
 from pipeline.words import (
+    DOTTED_NUMBER,
     EXACT,
     FOLDED,
     PHRASE,
@@ -501,6 +504,10 @@ def evidence(
     if question.musts:
         present = set(written)
         present |= {"v" + major for major in _MAJOR.findall(passage)}
+        # a release states the lines it is of: "2.10.3" is a 2.10 release
+        for release in DOTTED_NUMBER.findall(passage):
+            numbers = release.split(".")
+            present |= {".".join(numbers[:n]) for n in range(2, len(numbers) + 1)}
         present |= {name + number for name, number in _NAME_NUMBER.findall(passage.lower())}
         # a time is stated in code as often as in prose (a cron line, ``crontab(hour=7)``),
         # a date there is an example's (a log line's timestamp)

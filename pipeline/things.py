@@ -1,13 +1,15 @@
 """Where a question names the thing it asks about, when it asks about one thing.
 
-Three kinds of question ask about a thing the documentation either names or says nothing of:
+Four kinds of question ask about a thing the documentation either names or says nothing of:
 
 - whether there is one: "is there an official Helm chart to install it?", "does it support the
   transactional outbox pattern?", "do you have a Terraform provider?";
 - how to run or install something *as* one: "how do I run it as a Windows service?",
   "register the environment as a Jupyter kernel" (only after such a verb: "my app as a plain
   process" tells the asker's setup);
-- which one is recommended: "what's the recommended Authelia setup with labels?".
+- which one is recommended: "what's the recommended Authelia setup with labels?";
+- which licence it is under: "what license is it released under?" (documentation that states
+  one names it as a licence).
 
 The thing's name runs from there to where its purpose, a clause or a place starts ("an official
 Helm chart *to* install it"). When that name is only a kind ("is there support *for
@@ -78,6 +80,12 @@ _RECOMMENDED = re.compile(
     r"\s+(?:we|i|you|one|people)\s+(?:use|pick|choose|go\s+with|recommend|suggest)\b",
     re.I,
 )
+#: a question which licence something is under ("what license is it released under?", "under
+#: which licence …"): documentation that states one names it as a licence
+_LICENCE = re.compile(
+    r"\b(?:what|which)(?:'s|\s+is)?\s+(?:the\s+)?(?:open[\s-]?source\s+)?(?P<licence>licen[cs]es?)\b",
+    re.I,
+)
 #: what a kind of thing is for, with or of ("support *for websockets*", "a plugin *for
 #: Grafana*"): the thing, when the kind is all the thing's own name says
 _KIND_OF = re.compile(
@@ -107,7 +115,12 @@ def named(question: str) -> Named | None:
     if match is not None and _WH.search(question, 0, match.start()):
         # "how many messages can a consumer have outstanding?" asks how many, not whether
         match = None
-    match = match or _AS_A.search(question) or _RECOMMENDED.search(question)
+    match = (
+        match
+        or _AS_A.search(question)
+        or _RECOMMENDED.search(question)
+        or _LICENCE.search(question)
+    )
     if match is None:
         return None
     # each pattern names its thing in one group of its own

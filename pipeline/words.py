@@ -30,6 +30,8 @@ _DOTTED_NAME = re.compile(r"(?<![\w.])\.[^\W_][\w-]*")
 _ACRONYM_PLURAL = re.compile(r"\b(?P<acronym>[A-Z][A-Z0-9]*[A-Z])s\b")
 #: a thousands separator, dropped so that "1,000" is one number on either side
 THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+#: a release number written with its dots ("2.10", "v1.4.2"): one number, not "2" and "10"
+DOTTED_NUMBER = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w]|\.\w)")
 #: where a sentence ends: a capital after it marks no name
 SENTENCE_END = re.compile(r"[.?!:;]$")
 #: marks a term that matches only as written (see :func:`spelled_as`); no stem has it

@@ -649,7 +649,7 @@ def test_an_amount_the_asker_says_they_have_is_their_situation_not_a_number_to_m
     assert asked("does the admin GUI have 2FA?").musts == ("2fa",)
     assert asked("we have 8 GB and 4 vCPUs, how many workers?").musts == ("<amount>",)
     # a version is not an amount
-    assert asked("my dep has 1.20.1 out, why?").musts == ("20",)
+    assert asked("my dep has 1.20.1 out, why?").musts == ("1.20",)
 
 
 def test_a_value_the_asker_gave_a_setting_or_their_disk_is_their_situation() -> None:
@@ -780,6 +780,38 @@ def test_a_question_when_a_release_comes_needs_a_passage_that_states_a_date_of_i
     assert DATE not in asked("when was the json flag added?").musts
     assert DATE not in asked("when do I need to release the lock?").musts
     assert DATE not in asked("when I run 3.0 the output is garbled, why?").musts
+    # a name's next major version, written without its dots ("jekyll 5")
+    assert asked("when is jekyll 5 coming out?").musts == (DATE,)
+    assert asked("when will django v6 be released?").musts == ("v6", DATE)
+    # a count beside "will" or "with" is no release
+    assert DATE not in asked("when will 5 workers be available?").musts
+    assert DATE not in asked("when run with 4 threads is it out of memory?").musts
+
+
+def test_a_release_is_matched_as_far_as_its_first_part_of_two_digits() -> None:
+    docs = [
+        # a log line's time and a size hold a "10", not the 2.10 release
+        "Install › From source\nThe server prints 10:32:02 [INF] Starting; the image is 10 MB.",
+        "Releases › 2.10\nVersion 2.10 added the new stream options.",
+        "Releases › Patches\nUpgrade to 2.10.3 for the fix.",
+        *(f"Streams page {n}." for n in range(20)),
+    ]
+    lexicon = Lexicon.build(docs)
+    asked_of = asked("what changed in 2.10?")
+    assert asked_of.musts == ("2.10",)
+    assert "2.10" in evidence(asked_of, docs[0], lexicon).missing
+    assert evidence(asked_of, docs[1], lexicon).carries
+    # a patch release is of its line
+    assert evidence(asked_of, docs[2], lexicon).carries
+    # "2.1" is another line
+    other = "Releases › 2.1\nVersion 2.1 added streams."
+    assert "2.10" in evidence(asked_of, other, Lexicon.build([*docs, other])).missing
+    # a calendar version's line is its year, an address's its first part
+    assert asked("it broke after 2026.1.0").musts == ("2026",)
+    assert asked("bind it to 127.0.0.1 only").musts == ("127",)
+    # single digits name no line: "VersionTLS12" states TLS 1.2
+    assert asked("how do I refuse anything older than tls 1.2?").musts == ()
+    assert asked("can we jump from 1.9 to 1.12?").musts == ("1.12",)
 
 
 def test_a_name_only_in_a_links_text_is_not_one_the_docs_cover() -> None:
@@ -875,6 +907,21 @@ def test_a_question_whether_there_is_a_thing_needs_a_passage_that_names_it() -> 
     assert not evidence(supports, HELM_DOCS[2], lexicon).carries
     # a third of its weight named is not most of it
     assert not evidence(supports, "Rules follow one pattern.", lexicon).carries
+
+
+def test_a_question_which_licence_needs_a_passage_that_names_a_licence() -> None:
+    docs = [
+        "Platforms › iOS\nThere is an open source app for iOS; ship it with your product.",
+        "Project › Licence\nThe project is licensed under the Mozilla Public License 2.0.",
+        *(f"Folders page {n}." for n in range(20)),
+    ]
+    lexicon = Lexicon.build(docs)
+    question = asked("what licence is it released under, can we ship it in our product?")
+    assert question.thing == tuple(terms("licence"))
+    found = evidence(question, docs[0], lexicon)
+    assert THING in found.missing and not found.carries
+    # "licence" and "licensed" are one word
+    assert evidence(question, docs[1], lexicon).carries
 
 
 def test_a_made_thing_is_named_by_what_it_does() -> None:

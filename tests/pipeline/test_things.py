@@ -44,6 +44,10 @@ from pipeline.things import Named, named
             Named("tool", purpose="convert nginx configs"),
         ),
         ("is there a plugin that exports traces?", Named("plugin", purpose="exports traces")),
+        # which licence: documentation that states one names it as a licence
+        ("what licence is it released under, can we ship it?", Named("licence")),
+        ("under which license are the docs?", Named("license")),
+        ("what's the open source license?", Named("license")),
         # none of these asks about a thing: what the asker may or must do is theirs
         ("do I have to restart it?", None),
         ("can we ship it inside our product?", None),
@@ -65,6 +69,9 @@ from pipeline.things import Named, named
         # "is there" asking for a judgement, not for a thing the docs name
         ("is there any difference between vite, vite dev and vite serve?", None),
         ("is there a performance penalty for using it?", None),
+        # the licence the asker has, not one they ask about
+        ("our license key stopped working after the upgrade", None),
+        ("how do I renew the enterprise license?", None),
         ("are there any drawbacks to pinning it?", None),
     ],
 )
