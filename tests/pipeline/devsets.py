@@ -224,8 +224,9 @@ _SETS = (
             # a time of day asked as one the docs state in their own way (session 26: "7:30am"
             # is "7:30 a.m.") lets "sync at night, between 1am and 6am" through, on the
             # nightly builds "published at midnight": 19 -> 18/22, while four answers on
-            # other sets gain
-            uncovered=0.81,
+            # other sets gain; a question which licence needs a passage that names one (session
+            # 33): 19/22
+            uncovered=0.86,
             first_footnote_right=0.65,
         ),
     ),
@@ -416,7 +417,9 @@ _SETS = (
             hit_at_k=0.94,
             cited_right=0.85,
             fact_stated=0.77,
-            uncovered=0.89,
+            # a dotted release matched as far as its first part of two digits (session 33: "when
+            # did nats-server 2.10 come out?" had its "10" from a log line's time): 26/28
+            uncovered=0.92,
             first_footnote_right=0.70,
         ),
     ),
@@ -437,7 +440,8 @@ _SETS = (
             hit_at_k=0.95,
             cited_right=0.86,
             fact_stated=0.82,
-            uncovered=0.65,
+            # "when is jekyll 5 coming out?" needing a date (session 33): 22/32
+            uncovered=0.68,
             first_footnote_right=0.70,
         ),
     ),
