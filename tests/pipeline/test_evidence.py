@@ -812,6 +812,8 @@ def test_a_release_is_matched_as_far_as_its_first_part_of_two_digits() -> None:
     # single digits name no line: "VersionTLS12" states TLS 1.2
     assert asked("how do I refuse anything older than tls 1.2?").musts == ()
     assert asked("can we jump from 1.9 to 1.12?").musts == ("1.12",)
+    # a release of single digits written with its "v" is still that major version
+    assert asked("does v1.2 still get fixes?").musts == ("v1",)
 
 
 def test_a_name_only_in_a_links_text_is_not_one_the_docs_cover() -> None:
