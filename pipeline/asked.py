@@ -575,9 +575,16 @@ def _musts(text: str) -> tuple[str, ...]:
     """Numbers of two or more characters (``30``, ``v1``, ``1,000``) but HTTP error statuses
     (:data:`_HTTP_ERROR`), a dotted release as its line (:func:`_release_line`), and quoted
     names' terms."""
-    text = THOUSANDS.sub("", text)
-    found = [line for m in DOTTED_NUMBER.finditer(text) if (line := _release_line(m[1]))]
-    text = DOTTED_NUMBER.sub(lambda m: " " if _release_line(m[1]) else m[0], text)
+    found: list[str] = []
+
+    def release(m: re.Match[str]) -> str:
+        # taken whole, so its parts are no numbers of their own
+        line = _release_line(m[1])
+        if line:
+            found.append(line)
+        return " " if line else m[0]
+
+    text = DOTTED_NUMBER.sub(release, THOUSANDS.sub("", text))
     statuses = {m.span() for m in _HTTP_ERROR.finditer(text)}
     found += [
         m[0].lower()

@@ -16,8 +16,8 @@ mentions what the question is about. Two signals can:
   close embedding says nothing about it). An everyday word that no chunk uses ("avoid",
   "lost") is more often a paraphrase, so it weighs ``evidence_word_factor`` of that.
 - **must-match terms**: numbers ("30 seconds", "/v1"; a dotted release as far as its first
-  part of two digits: "2.10", not the "10" of "10 MB", and "2026" of "2026.1.0") and quoted names (`"Cloud Run"`,
-  `` `max_age` ``) name exactly what is asked. A passage that lacks one cannot carry the
+  part of two digits: "2.10", not the "10" of "10 MB", and "2026" of "2026.1.0") and quoted
+  names (`"Cloud Run"`, `` `max_age` ``) name exactly what is asked. A passage that lacks one cannot carry the
   answer, whatever else it shares with the question (:attr:`Evidence.carries`): the
   knowledge base answers only when a passage that has them all reaches the threshold,
   and that passage is cited first; others may then add sentences. This is judged per
