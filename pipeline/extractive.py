@@ -46,6 +46,7 @@ from pipeline.config import PipelineSettings
 from pipeline.evidence import Lexicon, evidence
 from pipeline.graders import EmbeddingGrader
 from pipeline.text import (
+    carries_on,
     first_step,
     is_prose,
     last_step,
@@ -303,6 +304,7 @@ async def extract(
         # not asked how, code is shown only where it names a good share of the question
         # (a key's default in the defaults listing, a signature's parameter)
         picked.show_code(ranked[0], set(wanted), least=SIGNATURE_SHARE)
+    picked.carry_on()
     picked.read_deprecations()
     chosen = _once(sorted(picked.chosen, key=lambda p: (p.source_rank, p.start)))
     # code left out between two sentences does not part them: they read on for the reader
@@ -579,6 +581,24 @@ class _Picked:
             if pick.text.rstrip().endswith(":"):
                 return run if after.kind == "code" else []
         return []
+
+    def carry_on(self) -> None:
+        """For each chosen sentence, the sentence right after it under the same heading when
+        it carries on from it (:func:`~pipeline.text.carries_on`), in the next paragraph too
+        ("No, it can't. …" then "So, if you need that, consider RAID."): what to do about a
+        problem ("To force such values as strings, quote them.") shares few of the question's
+        words, yet it answers the sentence that names the problem, and is part of it."""
+        for pick in list(self.chosen):
+            if pick.kind != "sentence":
+                continue
+            order, at = self._placed(pick)
+            after = order[at + 1] if at + 1 < len(order) else None
+            more = None if after is None else self.scored.get((pick.source_rank, after.start))
+            if more is None or more.kind != "sentence" or not carries_on(more.text):
+                continue
+            gap = self.texts[pick.source_rank][order[at].end : more.start]
+            if not HEADING_LINE.search(gap):
+                self.add(more, counts=False)
 
     def read_overrides(self) -> None:
         """For each chosen sentence saying what happens by default, the next sentence of its

@@ -86,6 +86,22 @@ _LEANS_BACK = re.compile(
 )
 
 
+# what to do about what the sentence before says, or what it comes to: "To avoid this, …",
+# "Add yourself to that group", "Upgrading to greenlet 3.0 solves it", "If it does not, use …"
+_CARRIES_ON = re.compile(
+    r"^(?:(?:please\s+)?(?:make\s+sure|ensure|be\s+sure|check|add|use|try|run|set|install|"
+    r"upgrade|update|consider|remove|delete|quote|switch|increase|reduce|avoid|restart|pass|"
+    r"specify|configure)\b|"
+    r"to\s+(?:avoid|fix|solve|resolve|prevent|work\s+around|get\s+around|address|remedy|"
+    r"force|achieve|do|change|mitigate|correct)\s+(?:this|that|it|these|those|such)\b|"
+    r"alternatively\b|if\s+(?:it|this|that|they|so|not)\b|"
+    r"the\s+(?:easiest|simplest|best|recommended|usual)\s+(?:way|fix|solution|workaround)\b|"
+    r"the\s+(?:most\s+common\s+)?(?:cause|reason|fix|solution|workaround)\b|"
+    r"we\s+(?:recommend|suggest)\b|you\s+(?:can|should|must|need|have\s+to|will\s+need)\b)"
+    r"|\b(?:solves|fixes|resolves|avoids|prevents)\s+(?:it|this|that|the\s+(?:issue|problem))\b",
+    re.I,
+)
+
 # "in three steps", "two ways": the sentences that follow are the steps it counts
 _COUNTS_STEPS = re.compile(
     r"\b(?:two|three|four|five|six|\d)\s+(?:\w+\s+)?(?:steps|stages|phases|ways|things)\b", re.I
@@ -131,6 +147,14 @@ def first_step(sentence: str) -> bool:
 def leans_back(sentence: str) -> bool:
     """Whether a sentence leans on the one before it ("This …", "For example …")."""
     return _LEANS_BACK.match(sentence.lstrip()) is not None
+
+
+def carries_on(sentence: str) -> bool:
+    """Whether a sentence carries on from the one before it: leans on it ("This …"), says
+    what to do about it ("To avoid this, …", "Add yourself to that group") or what it comes
+    to ("Upgrading to greenlet 3.0 solves it")."""
+    said = sentence.lstrip()
+    return leans_back(said) or _CARRIES_ON.search(said) is not None
 
 
 def strips(text: str, *, max_chars: int = 400) -> list[Span]:

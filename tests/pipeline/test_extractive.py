@@ -229,6 +229,40 @@ async def test_a_sentence_that_leans_on_the_one_before_comes_with_it(embedder: E
     assert text.startswith("Pass a list of regular expressions in `excluded_urls`.")
 
 
+TOKENS = """## Configuration values
+
+Values can be a primitive, a list or a map. Numbers support units such as 1K for 1000.
+
+String values that start with a digit can create parsing errors.
+To force such values as strings, quote them.
+
+Maps are written with braces."""
+
+
+async def test_what_to_do_about_a_problem_comes_with_the_sentence_naming_it(
+    embedder: Embedder,
+) -> None:
+    text = await answer(
+        "the server won't start, it says parsing error on my token value 3secret",
+        [source(TOKENS)],
+        embedder,
+    )
+    assert "String values that start with a digit can create parsing errors." in text
+    assert "To force such values as strings, quote them." in text
+    # the sentence after the remedy states something of its own
+    assert "Maps are written with braces" not in text
+
+
+async def test_what_carries_on_under_another_heading_is_not_brought(embedder: Embedder) -> None:
+    text = await answer(
+        "the server won't start, it says parsing error on my token value 3secret",
+        [source(TOKENS.replace("\nTo force", "\n\n## Quoting\n\nTo force"))],
+        embedder,
+    )
+    assert "String values that start with a digit can create parsing errors." in text
+    assert "quote them" not in text
+
+
 def test_a_chunk_is_read_on_into_the_next_and_back_to_its_open_code_block() -> None:
     url = "https://docs.example/middleware#gzip"
     texts = [

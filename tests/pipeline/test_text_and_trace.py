@@ -12,7 +12,15 @@ from pipeline.events import Decision
 from pipeline.extractive import extract
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
-from pipeline.text import first_step, last_step, later_step, next_step, opens_steps, strips
+from pipeline.text import (
+    carries_on,
+    first_step,
+    last_step,
+    later_step,
+    next_step,
+    opens_steps,
+    strips,
+)
 from pipeline.trace import format_trace
 
 TEXT = (
@@ -113,3 +121,30 @@ def test_a_run_of_steps_is_told_by_its_opening_and_its_markers() -> None:
     # "then" and "next" follow whatever came before, often no numbered first step
     assert not later_step("Then restart the service.") and not later_step("Next, open it.")
     assert not later_step("Secondary indexes are rebuilt.")
+
+
+def test_a_sentence_that_carries_on_is_told_by_its_opening() -> None:
+    # what to do about what the sentence before says
+    assert carries_on("To avoid this, try to reduce your request header size.")
+    assert carries_on("To force such values as strings, quote them.")
+    assert carries_on("Add yourself to that group, log out and log in again.")
+    assert carries_on("Please make sure that the imports have the correct casing.")
+    assert carries_on("If it does not, use `git fetch --tags` to fetch them.")
+    assert carries_on("  Alternatively, clone the repository and build it yourself.")
+    assert carries_on("We recommend pull consumers for new projects.")
+    assert carries_on("You can find these plugins in the theme's gemspec file.")
+    # what it comes to, and what it leans on
+    assert carries_on("Upgrading to greenlet 3.0 solves it.")
+    assert carries_on("The most common cause of this failure is a misconfigured component.")
+    assert carries_on("The easiest way to achieve this is to run `npx vite preview`.")
+    assert carries_on("So, if you need that, consider RAID.")
+    assert carries_on("This requires an installation of Rust.")
+    # a sentence that states something of its own
+    assert not carries_on("Message headers are used in a variety of contexts.")
+    assert not carries_on("Usernames must be unique within an account.")
+    assert not carries_on("Setting a port is optional.")
+    assert not carries_on("Checks run every night at midnight.")
+    assert not carries_on("To install it, run the installer.")
+    assert not carries_on("If the server restarts, clients reconnect.")
+    assert not carries_on("The cache is stored in the home directory.")
+    assert not carries_on("Upgrading to 3.0 changes the default port.")
