@@ -305,6 +305,7 @@ async def extract(
         # (a key's default in the defaults listing, a signature's parameter)
         picked.show_code(ranked[0], set(wanted), least=SIGNATURE_SHARE)
     picked.carry_on()
+    picked.show_announced()
     picked.read_deprecations()
     chosen = _once(sorted(picked.chosen, key=lambda p: (p.source_rank, p.start)))
     # code left out between two sentences does not part them: they read on for the reader
@@ -599,6 +600,19 @@ class _Picked:
             gap = self.texts[pick.source_rank][order[at].end : more.start]
             if not HEADING_LINE.search(gap):
                 self.add(more, counts=False)
+
+    def show_announced(self) -> None:
+        """The short block that each chosen sentence ending in a colon announces, once
+        the code that shows how has been chosen: quoted without it, "You can list the
+        active tasks using `active()`:" points at nothing."""
+        for pick in list(self.chosen):
+            if pick.kind == "code" or not pick.text.rstrip().endswith(":"):
+                continue
+            order = self.read[pick.source_rank]
+            at = _index(order, pick)
+            block = order[at + 1] if at + 1 < len(order) else None
+            if block is not None and block.kind == "code" and _short(block.text):
+                self.add(_unit_pick(pick, block), counts=False)
 
     def read_overrides(self) -> None:
         """For each chosen sentence saying what happens by default, the next sentence of its

@@ -263,6 +263,27 @@ async def test_what_carries_on_under_another_heading_is_not_brought(embedder: Em
     assert "quote them" not in text
 
 
+async def test_a_quoted_sentence_that_announces_a_block_never_points_at_nothing(
+    embedder: Embedder,
+) -> None:
+    inspect = (
+        "## Inspecting workers\n\nYou can list the tasks a worker is running right now with "
+        "`active()`:\n\n```python\napp.control.inspect().active()\n```\n\nWorkers reply "
+        "within a second."
+    )
+    pool = (
+        "## Worker pool\n\nA worker runs tasks in a pool of processes, and the tasks it is "
+        "running right now hold one process each."
+    )
+    text = await answer(
+        "what tasks hold a process in the worker pool right now?",
+        [source(pool, 1), source(inspect, 2)],
+        embedder,
+    )
+    assert "with `active()`:" in text
+    assert "app.control.inspect().active()" in text
+
+
 def test_a_chunk_is_read_on_into_the_next_and_back_to_its_open_code_block() -> None:
     url = "https://docs.example/middleware#gzip"
     texts = [
