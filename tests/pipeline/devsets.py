@@ -126,7 +126,9 @@ _SETS = (
         Floors(
             hit_at_k=0.88,
             cited_right=0.86,
-            fact_stated=0.76,
+            # since a chosen sentence brings the next one that carries on from it and the
+            # short block it announces (session 34): fact 78.3%
+            fact_stated=0.78,
             uncovered=0.95,
             first_footnote_right=0.63,
         ),
@@ -159,7 +161,9 @@ _SETS = (
             # shown block brings the variant announced right after it (session 12, 5d33e6c),
             # `hatch build -t wheel` follows the bare `hatch build`: fact 88.9%; with "env" read as
             # "environment" (session 18, chat clippings): 90.1%
-            fact_stated=0.89,
+            # since a chosen sentence brings the next one that carries on from it and the
+            # short block it announces (session 34): fact 91.4%
+            fact_stated=0.91,
             # a question how to run something as a thing needs a passage naming it (session
             # 13: a pre-commit hook, a Jupyter kernel): 17/22
             uncovered=0.77,
@@ -275,7 +279,9 @@ _SETS = (
         Floors(
             hit_at_k=0.93,
             cited_right=0.90,
-            fact_stated=0.78,
+            # since a chosen sentence brings the next one that carries on from it and the
+            # short block it announces (session 34): fact 83.2%
+            fact_stated=0.83,
             uncovered=0.87,
             first_footnote_right=0.66,
         ),
@@ -353,7 +359,9 @@ _SETS = (
         Floors(
             hit_at_k=0.90,
             cited_right=0.82,
-            fact_stated=0.74,
+            # since a chosen sentence brings the next one that carries on from it and the
+            # short block it announces (session 34): fact 80.5%
+            fact_stated=0.80,
             uncovered=0.78,
             first_footnote_right=0.64,
         ),
@@ -377,7 +385,9 @@ _SETS = (
         Floors(
             hit_at_k=0.89,
             cited_right=0.85,
-            fact_stated=0.76,
+            # since a chosen sentence brings the next one that carries on from it and the
+            # short block it announces (session 34): fact 83.7%
+            fact_stated=0.83,
             uncovered=0.85,
             first_footnote_right=0.70,
         ),
@@ -396,7 +406,9 @@ _SETS = (
         Floors(
             hit_at_k=0.85,
             cited_right=0.71,
-            fact_stated=0.62,
+            # since a chosen sentence brings the next one that carries on from it and the
+            # short block it announces (session 34): fact 65.5%
+            fact_stated=0.65,
             uncovered=0.78,
             first_footnote_right=0.54,
         ),
@@ -415,8 +427,10 @@ _SETS = (
         # first footnote 71.0%, the one lost having led with a comment of the websocket block.
         Floors(
             hit_at_k=0.94,
-            cited_right=0.85,
-            fact_stated=0.77,
+            cited_right=0.86,
+            # since a chosen sentence brings the next one that carries on from it and the
+            # short block it announces (session 34): fact 80.6%
+            fact_stated=0.80,
             # a dotted release matched as far as its first part of two digits (session 33: "when
             # did nats-server 2.10 come out?" had its "10" from a log line's time): 26/28
             uncovered=0.92,
@@ -439,7 +453,9 @@ _SETS = (
         Floors(
             hit_at_k=0.95,
             cited_right=0.86,
-            fact_stated=0.82,
+            # since a chosen sentence brings the next one that carries on from it and the
+            # short block it announces (session 34): fact 83.6%
+            fact_stated=0.83,
             # "when is jekyll 5 coming out?" needing a date (session 33): 22/32
             uncovered=0.68,
             first_footnote_right=0.70,
