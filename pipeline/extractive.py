@@ -594,25 +594,25 @@ class _Picked:
                 continue
             order, at = self._placed(pick)
             after = order[at + 1] if at + 1 < len(order) else None
-            more = None if after is None else self.scored.get((pick.source_rank, after.start))
-            if more is None or more.kind != "sentence" or not carries_on(more.text):
+            carried = None if after is None else self.scored.get((pick.source_rank, after.start))
+            if carried is None or carried.kind != "sentence" or not carries_on(carried.text):
                 continue
-            gap = self.texts[pick.source_rank][order[at].end : more.start]
+            gap = self.texts[pick.source_rank][order[at].end : carried.start]
             if not HEADING_LINE.search(gap):
-                self.add(more, counts=False)
+                self.add(carried, counts=False)
 
     def show_announced(self) -> None:
         """The short block that each chosen sentence ending in a colon announces, once
         the code that shows how has been chosen: quoted without it, "You can list the
         active tasks using `active()`:" points at nothing."""
         for pick in list(self.chosen):
-            if pick.kind == "code" or not pick.text.rstrip().endswith(":"):
+            if not pick.text.rstrip().endswith(":"):
                 continue
             order = self.read[pick.source_rank]
             at = _index(order, pick)
-            block = order[at + 1] if at + 1 < len(order) else None
-            if block is not None and block.kind == "code" and _short(block.text):
-                self.add(_unit_pick(pick, block), counts=False)
+            shown = order[at + 1] if at + 1 < len(order) else None
+            if shown is not None and shown.kind == "code" and _short(shown.text):
+                self.add(_unit_pick(pick, shown), counts=False)
 
     def read_overrides(self) -> None:
         """For each chosen sentence saying what happens by default, the next sentence of its

@@ -263,25 +263,98 @@ async def test_what_carries_on_under_another_heading_is_not_brought(embedder: Em
     assert "quote them" not in text
 
 
+ANNOUNCES = "You can list the tasks a worker is running right now with `active()`:"
+POOL = (
+    "## Worker pool\n\nA worker runs tasks in a pool of processes, and the tasks it is "
+    "running right now hold one process each."
+)
+
+
 async def test_a_quoted_sentence_that_announces_a_block_never_points_at_nothing(
     embedder: Embedder,
 ) -> None:
     inspect = (
-        "## Inspecting workers\n\nYou can list the tasks a worker is running right now with "
-        "`active()`:\n\n```python\napp.control.inspect().active()\n```\n\nWorkers reply "
-        "within a second."
-    )
-    pool = (
-        "## Worker pool\n\nA worker runs tasks in a pool of processes, and the tasks it is "
-        "running right now hold one process each."
+        f"## Inspecting workers\n\n{ANNOUNCES}\n\n```python\napp.control.inspect().active()\n```"
     )
     text = await answer(
         "what tasks hold a process in the worker pool right now?",
-        [source(pool, 1), source(inspect, 2)],
+        [source(POOL, 1), source(inspect, 2)],
         embedder,
     )
     assert "with `active()`:" in text
     assert "app.control.inspect().active()" in text
+
+
+LONG_BLOCK = "```python\n" + "".join(f"line_{i} = {i}\n" for i in range(30)) + "```"
+
+
+@pytest.mark.parametrize(
+    ("inspect", "not_shown"),
+    [
+        # the sentence ends the chunk: nothing to bring
+        (f"## Inspecting workers\n\n{ANNOUNCES}", "```"),
+        # a block before it is not what it announces
+        (
+            f"## Inspecting workers\n\n```python\nimport celery\n```\n\n{ANNOUNCES}\n\n"
+            "Workers reply within a second.",
+            "import celery",
+        ),
+        # nor is one after the sentence that follows it
+        (
+            f"## Inspecting workers\n\n{ANNOUNCES}\n\nWorkers reply within a second.\n\n"
+            "```python\napp.control.inspect().active()\n```",
+            "app.control",
+        ),
+        # a block too long to quote stays in the documentation
+        (f"## Inspecting workers\n\n{ANNOUNCES}\n\n{LONG_BLOCK}", "line_29"),
+    ],
+)
+async def test_a_quoted_sentence_brings_only_the_short_block_right_after_it(
+    embedder: Embedder, inspect: str, not_shown: str
+) -> None:
+    text = await answer(
+        "what tasks hold a process in the worker pool right now?",
+        [source(POOL, 1), source(inspect, 2)],
+        embedder,
+    )
+    assert "with `active()`:" in text
+    assert not_shown not in text
+
+
+TOKEN_QUESTION = "the server won't start, it says parsing error on my token value 3secret"
+REMEDY = (
+    "String values that start with a digit can create parsing errors. To force such values "
+    "as strings, quote them."
+)
+
+
+async def test_only_the_sentence_right_after_a_quoted_one_is_carried_on_to(
+    embedder: Embedder,
+) -> None:
+    text = await answer(
+        TOKEN_QUESTION,
+        [source(REMEDY.replace(" To force", " The logo is drawn in blue. To force"))],
+        embedder,
+    )
+    assert text.startswith("String values that start with a digit can create parsing errors.")
+    assert "logo" not in text and "quote them" not in text
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "A parsing error on a token value stops the server from starting. The logo is drawn in "
+        "blue.",
+        "- A parsing error on a token value stops the server from starting.",
+    ],
+)
+async def test_each_quoted_sentence_is_carried_on_from_whatever_was_quoted_first(
+    embedder: Embedder, first: str
+) -> None:
+    text = await answer(TOKEN_QUESTION, [source(f"## Tokens\n\n{first}\n\n{REMEDY}")], embedder)
+    assert "A parsing error on a token value stops the server from starting." in text
+    assert "To force such values as strings, quote them." in text
+    assert "logo" not in text
 
 
 def test_a_chunk_is_read_on_into_the_next_and_back_to_its_open_code_block() -> None:
