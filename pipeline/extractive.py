@@ -590,16 +590,24 @@ class _Picked:
         problem ("To force such values as strings, quote them.") shares few of the question's
         words, yet it answers the sentence that names the problem, and is part of it."""
         for pick in list(self.chosen):
-            if pick.kind != "sentence":
+            following = self._next_sentence(pick)
+            if following is None:
                 continue
-            order, at = self._placed(pick)
-            after = order[at + 1] if at + 1 < len(order) else None
-            carried = None if after is None else self.scored.get((pick.source_rank, after.start))
-            if carried is None or carried.kind != "sentence" or not carries_on(carried.text):
-                continue
-            gap = self.texts[pick.source_rank][order[at].end : carried.start]
-            if not HEADING_LINE.search(gap):
+            carried, gap = following
+            if carries_on(carried.text) and not HEADING_LINE.search(gap):
                 self.add(carried, counts=False)
+
+    def _next_sentence(self, pick: Pick) -> tuple[Pick, str] | None:
+        """The sentence right after sentence ``pick`` in its source, with the text between
+        them; none when ``pick`` is not a sentence or the next unit is not one."""
+        if pick.kind != "sentence":
+            return None
+        order, at = self._placed(pick)
+        after = order[at + 1] if at + 1 < len(order) else None
+        more = None if after is None else self.scored.get((pick.source_rank, after.start))
+        if more is None or more.kind != "sentence":
+            return None
+        return more, self.texts[pick.source_rank][order[at].end : more.start]
 
     def show_announced(self) -> None:
         """The short block that each chosen sentence ending in a colon announces, once
@@ -619,14 +627,10 @@ class _Picked:
         paragraph when it names code the first does not: how to change the default ("This
         also creates a repository by default. If you don't want that, pass `--vcs none`.")."""
         for pick in list(self.chosen):
-            if pick.kind != "sentence" or not _BY_DEFAULT.search(pick.text):
+            following = self._next_sentence(pick) if _BY_DEFAULT.search(pick.text) else None
+            if following is None:
                 continue
-            order, at = self._placed(pick)
-            after = order[at + 1] if at + 1 < len(order) else None
-            more = None if after is None else self.scored.get((pick.source_rank, after.start))
-            if more is None or more.kind != "sentence":
-                continue
-            gap = self.texts[pick.source_rank][order[at].end : more.start]
+            more, gap = following
             if "\n\n" not in gap and set(_CODE_SPAN.findall(more.text)) - set(
                 _CODE_SPAN.findall(pick.text)
             ):

@@ -229,6 +229,7 @@ async def test_a_sentence_that_leans_on_the_one_before_comes_with_it(embedder: E
     assert text.startswith("Pass a list of regular expressions in `excluded_urls`.")
 
 
+TOKEN_QUESTION = "the server won't start, it says parsing error on my token value 3secret"
 TOKENS = """## Configuration values
 
 Values can be a primitive, a list or a map. Numbers support units such as 1K for 1000.
@@ -243,7 +244,7 @@ async def test_what_to_do_about_a_problem_comes_with_the_sentence_naming_it(
     embedder: Embedder,
 ) -> None:
     text = await answer(
-        "the server won't start, it says parsing error on my token value 3secret",
+        TOKEN_QUESTION,
         [source(TOKENS)],
         embedder,
     )
@@ -255,7 +256,7 @@ async def test_what_to_do_about_a_problem_comes_with_the_sentence_naming_it(
 
 async def test_what_carries_on_under_another_heading_is_not_brought(embedder: Embedder) -> None:
     text = await answer(
-        "the server won't start, it says parsing error on my token value 3secret",
+        TOKEN_QUESTION,
         [source(TOKENS.replace("\nTo force", "\n\n## Quoting\n\nTo force"))],
         embedder,
     )
@@ -321,7 +322,6 @@ async def test_a_quoted_sentence_brings_only_the_short_block_right_after_it(
     assert not_shown not in text
 
 
-TOKEN_QUESTION = "the server won't start, it says parsing error on my token value 3secret"
 REMEDY = (
     "String values that start with a digit can create parsing errors. To force such values "
     "as strings, quote them."
