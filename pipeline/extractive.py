@@ -630,11 +630,11 @@ class _Picked:
             following = self._next_sentence(pick) if _BY_DEFAULT.search(pick.text) else None
             if following is None:
                 continue
-            more, gap = following
-            if "\n\n" not in gap and set(_CODE_SPAN.findall(more.text)) - set(
+            override, gap = following
+            if "\n\n" not in gap and set(_CODE_SPAN.findall(override.text)) - set(
                 _CODE_SPAN.findall(pick.text)
             ):
-                self.add(more, counts=False)
+                self.add(override, counts=False)
 
     def read_deprecations(self) -> None:
         """Each quoted source's sentence saying that a name of the question, which the answer
