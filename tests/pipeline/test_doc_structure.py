@@ -313,7 +313,5 @@ def test_the_heading_above_is_its_words_without_marks_closing_hashes_or_attribut
     )
     after = [heading_above(page, page.index(s)) for s in ("Intro", "Rabbit", "No.", "None", "See")]
     assert after == [None, "Brokers", "Is STOMP supported?", "C# clients", "Flags"]
-    chunk = "## Keys\n\nRotate them yearly."
-    assert heading_above(chunk, chunk.index("Rotate")) == "Keys"
     # a heading that comes after the start is not the one the unit sits under
     assert heading_above(page, page.index("## Brokers")) is None
