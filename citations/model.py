@@ -9,9 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-#: what joins a knowledge-base source's title: its page, then each heading down to its own
-TITLE_SEPARATOR = " › "
-
 
 class Origin(StrEnum):
     KB = "kb"
@@ -41,11 +38,6 @@ class Source:
     text: str
     locator: Locator = field(default_factory=Locator)
     origin: Origin = Origin.KB
-
-    @property
-    def heading(self) -> str:
-        """The last part of the title: the source's own heading (or its page's title)."""
-        return self.title.rsplit(TITLE_SEPARATOR, 1)[-1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,7 +63,6 @@ from pipeline.units import (
     Unit,
     asked_tabs,
     block_end,
-    heading_above,
     states_default,
     tab_start,
     units,
@@ -161,32 +160,18 @@ def asks(question: str) -> str:
 
 
 async def _relevance(
-    question: str,
-    said: Sequence[str],
-    headings: Sequence[str],
-    grader: EmbeddingGrader,
-    lexicon: Lexicon | None,
+    question: str, said: Sequence[str], grader: EmbeddingGrader, lexicon: Lexicon | None
 ) -> list[float]:
     """Each sentence's similarity to ``question``, plus, by how much of the question it
-    answers (not by similarity alone), the IDF-weighted share of the question's terms that
-    it and the heading it sits under name."""
+    answers (not by similarity alone), its IDF-weighted share of the question's terms."""
     scores = await grader.sentence_scores(question, said)
     if lexicon is None:
         return scores
     wanted = question_terms(question)
-    # a sentence says what it says under its heading: a FAQ's "No. It used to be supported
-    # by Carrot" names nothing of "does celery work with activemq?", its heading all of it
     return [
-        s + COVERAGE_WEIGHT * evidence(wanted, f"{heading}\n{text}", lexicon).coverage
-        for s, text, heading in zip(scores, said, headings, strict=True)
+        s + COVERAGE_WEIGHT * evidence(wanted, text, lexicon).coverage
+        for s, text in zip(scores, said, strict=True)
     ]
-
-
-def _heading(source: Source, start: int) -> str:
-    """The heading a unit of ``source`` starting at ``start`` sits under: the last one before
-    it in the chunk, or the chunk's own when the chunk starts inside its section."""
-    above = heading_above(source.text, start)
-    return source.heading if above is None else above
 
 
 def _bare_default(text: str) -> bool:
@@ -261,13 +246,12 @@ async def extract(
         plain(f"{c.term} {c.text}" if c.term and _bare_default(c.text) else c.text)
         for c in candidates
     ]
-    headings = [_heading(sources[c.source_rank], c.start) for c in candidates]
-    scores = await _relevance(question, said, headings, grader, lexicon)
+    scores = await _relevance(question, said, grader, lexicon)
     ask = asks(question)
     if ask != question.strip():
         # "I enabled X. How do I check Y?": the sentence before says what the asker has,
         # the question what they want; it counts twice, so sentences about X do not win
-        asked_scores = await _relevance(ask, said, headings, grader, lexicon)
+        asked_scores = await _relevance(ask, said, grader, lexicon)
         scores = [(s + a) / 2 for s, a in zip(scores, asked_scores, strict=True)]
     if support:
         # a sentence that echoes the question's words in a neighbouring section must not

@@ -244,20 +244,6 @@ _NAME_HEADING = re.compile(
     r"^[ \t]*#{1,6}[ \t]+(?:`(?P<code>[^`\n]{1,60})`|(?P<word>[^\s`{#]{1,60}))"
     r"[ \t]*(?:\{[^}\n]*\})?[ \t]*$"
 )
-# what is not a heading's words: its opening marks, and its closing hashes (after a space,
-# so "C#" keeps its own) and attribute list
-_HEADING_MARKS = re.compile(r"^[ \t]*#{1,6}[ \t]*|(?:[ \t]+#+)?[ \t]*(?:\{[^}\n]*\})?[ \t]*$")
-
-
-def heading_above(text: str, start: int) -> str | None:
-    """The words of the last heading line of ``text`` before ``start``; ``None`` when no
-    heading comes before it (a chunk that starts inside its section)."""
-    lines = HEADING_LINE.findall(text, 0, start)
-    if not lines:
-        return None
-    return _HEADING_MARKS.sub("", lines[-1])
-
-
 # an identifier, not a word: a separator inside it, or a capital after a lower-case letter
 _IDENTIFIER = re.compile(r"\w[_.:=/-]\w|[a-z][A-Z]")
 # a field of a reference entry: a short label, then its value ("**Type:** `boolean`",

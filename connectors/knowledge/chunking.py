@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from citations.model import TITLE_SEPARATOR
 from citations.sentences import Boundaries, pack
 from connectors.knowledge.documents import Document, Section
 
@@ -27,6 +26,7 @@ __all__ = [
     "section_url",
 ]
 
+TITLE_SEPARATOR = " › "
 #: the smallest budget a span is re-cut to for the embedder's window
 MIN_CHARS = 200
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from pipeline.ports import Embedder
 from pipeline.text import is_prose, plain
-from pipeline.units import asked_tabs, block_end, heading_above, tab_sets, units
+from pipeline.units import asked_tabs, block_end, tab_sets, units
 from pipeline.words import question_terms, terms
 from tests.pipeline.test_extractive import answer, source
 
@@ -301,17 +301,3 @@ def test_a_link_alone_is_not_prose() -> None:
     assert not is_prose('"[Paranoid about mounting the socket?](https://m.example)"')
     assert is_prose("See [the socket guide](https://g.example) before you mount it.")
     assert is_prose("[The socket guide](https://g.example) explains why mounting it is risky.")
-
-
-def test_the_heading_above_is_its_words_without_marks_closing_hashes_or_attributes() -> None:
-    page = (
-        "Intro before any heading.\n\n"
-        "## Brokers {#brokers}\n\nRabbitMQ and Redis.\n\n"
-        "### Is STOMP supported? ###\n\nNo.\n\n"
-        "## C# clients\n\nNone yet.\n\n"
-        "## Flags ## {.wide}\n\nSee below.\n"
-    )
-    after = [heading_above(page, page.index(s)) for s in ("Intro", "Rabbit", "No.", "None", "See")]
-    assert after == [None, "Brokers", "Is STOMP supported?", "C# clients", "Flags"]
-    # a heading that comes after the start is not the one the unit sits under
-    assert heading_above(page, page.index("## Brokers")) is None

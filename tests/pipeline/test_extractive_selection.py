@@ -135,39 +135,3 @@ async def test_a_picked_sentence_brings_the_rest_of_its_paragraph(embedder: Embe
     assert len({p.source_rank for p in picks}) == 2
     # the paragraph after it is not its continuation
     assert "Its layout" not in text
-
-
-STOMP = """### Can I use the queue with ActiveMQ over STOMP?
-
-**Answer**: No. It used to be supported by the old messaging library, but the new one \
-does not support it."""
-
-BROKERS = """## What the worker needs
-
-The worker needs a message broker to send and receive messages. It runs on a single \
-machine, on several machines, or across data centers."""
-
-
-async def test_a_sentence_is_read_under_its_heading(embedder: Embedder) -> None:
-    # a FAQ's answer repeats none of its question's words; its heading says them all
-    question = "is activemq over stomp supported as a broker?"
-    assert (await lead(question, [source(STOMP, 1), source(BROKERS, 2)], embedder)).startswith(
-        "**Answer**: No."
-    )
-    # a chunk that starts inside its section is under its own heading, the title's last part
-    body = STOMP.split("\n\n", 1)[1]
-    inside = Source(
-        id=1,
-        url="https://docs.example/faq#stomp",
-        title="FAQ › Can I use the queue with ActiveMQ over STOMP?",
-        text=body,
-        locator=Locator(),
-    )
-    assert (await lead(question, [inside, source(BROKERS, 2)], embedder)).startswith(
-        "**Answer**: No."
-    )
-    # under a heading that names none of it, the answer is the sentence that does
-    elsewhere = source(body.replace("**Answer**: No.", "Mind the rules."), 3)
-    assert (await lead(question, [elsewhere, source(BROKERS, 2)], embedder)).startswith(
-        "The worker needs"
-    )
