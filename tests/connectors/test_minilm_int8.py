@@ -14,6 +14,7 @@ from connectors.knowledge.documents import Document
 from connectors.knowledge.sources.folder import read_folder
 from connectors.knowledge.store.base import KnowledgeStore
 from connectors.providers.embeddings import MiniLMEmbedding
+from connectors.providers.embeddings.quantize import int8_model, int8_saturates
 
 
 def _sample_chunks() -> list[str]:
@@ -74,3 +75,41 @@ def test_an_unwritable_cache_falls_back_to_the_bundled_model(
     assert len(vector) == 384 and not embedding._loaded().int8
     assert "cannot cache the int8 embedding model" in caplog.text
     assert len(caplog.records) == 1 and "\n" not in caplog.records[0].getMessage()
+
+
+def test_no_pair_of_7bit_products_overflows_int16_so_every_cpu_computes_alike() -> None:
+    # x86 without VNNI multiplies u8 activations by s8 weights and adds each pair of
+    # products into a saturating int16 (vpmaddubsw); a pair that overflows gives that
+    # CPU other vectors than a VNNI one, and other answers from the same store
+    import onnx
+    from onnx import numpy_helper
+
+    def largest_weight(seven_bit: bool) -> int:
+        model = onnx.load(str(int8_model(seven_bit=seven_bit)))
+        weights = [
+            numpy_helper.to_array(i)
+            for i in model.graph.initializer
+            if i.data_type == onnx.TensorProto.INT8 and len(i.dims) == 2
+        ]
+        assert len(weights) >= 30  # the 6 layers' projections, bar those kept in float
+        return max(int(np.abs(w.astype(np.int32)).max()) for w in weights)
+
+    assert 2 * 255 * largest_weight(seven_bit=False) > 32767
+    seven = largest_weight(seven_bit=True)
+    assert 2 * 255 * seven <= 32767
+    assert seven >= 60  # the 7 bits are used, not given away
+
+
+CPUINFO = "processor\t: 0\nvendor_id\t: {vendor}\nflags\t\t: fpu sse2 avx avx2 {extra}\n"
+
+
+def test_x86_without_vnni_is_the_cpu_whose_int8_sums_saturate() -> None:
+    assert int8_saturates("x86_64", CPUINFO.format(vendor="AuthenticAMD", extra="fma"))
+    assert not int8_saturates("x86_64", CPUINFO.format(vendor="GenuineIntel", extra="avx512_vnni"))
+    # Alder Lake and later have VNNI on AVX2 only
+    assert not int8_saturates("AMD64", CPUINFO.format(vendor="GenuineIntel", extra="avx_vnni"))
+    # a flag's name inside another's is not that flag
+    assert int8_saturates("x86_64", CPUINFO.format(vendor="x", extra="avx512_vnnix vnni"))
+    # arm's int8 dot products do not saturate; an x86 that cannot tell is taken as one that does
+    assert not int8_saturates("aarch64", None)
+    assert int8_saturates("x86_64", None)

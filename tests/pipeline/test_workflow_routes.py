@@ -64,7 +64,7 @@ def traced(done: Done, stage: str) -> list[tuple[str, dict[str, object]]]:
 
 
 def no_evidence(
-    best: float, support: float, threshold: float, *, lacking: bool = False
+    best: object, support: float, threshold: float, *, lacking: bool = False
 ) -> list[tuple[str, dict[str, object]]]:
     """The decide trace of an offline refusal: no passage reaches ``threshold``, or none has
     the question's numbers (``lacking``)."""
@@ -267,9 +267,10 @@ async def test_offline_a_passage_without_the_questions_numbers_never_answers(
     pipeline, _ = make(embedder, None)
     question = Question("Does the old API key keep working for 48 hours after rotation?")
     _, done = await collect(pipeline, question)
-    # best 0.9844: on the topic, the embedding grade alone would answer; "Does …" asks whether
-    # it is so: the capability threshold
-    assert traced(done, "decide") == no_evidence(0.9844, -1.0, 0.92, lacking=True)
+    # best 0.98 (its last digits vary with the CPU): on the topic, the embedding grade alone
+    # would answer; "Does …" asks whether it is so: the capability threshold
+    best = pytest.approx(0.983, abs=0.003)
+    assert traced(done, "decide") == no_evidence(best, -1.0, 0.92, lacking=True)
     assert done.route is Route.NO_ANSWER and done.answer.references == ()
     assert done.answer.text == (
         f"{NOT_FOUND}\n\nClosest match, which may not answer it: “Ops › Rotating API keys”."
