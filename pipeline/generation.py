@@ -120,6 +120,8 @@ class GenerationSteps(WorkflowBase):
         support: Sequence[float] = (),
     ) -> CheckEvent | FinalizeEvent:
         clock = Clock()
+        # sources are numbered by now; the run knows the supplementary ones as retrieved
+        extra = {s.id for s in sources if replace(s, id=0) in run.supplementary}
         sections = self.retriever if isinstance(self.retriever, Sections) else None
         # reading on keeps each source's id, and folds a source into a better one of its
         # section, whose support it then shares
@@ -140,13 +142,16 @@ class GenerationSteps(WorkflowBase):
             support=standings,
         )
         picks = extracted.picks if extracted is not None else []
+        # passages ranked after the first top_k add to an answer, but never make one alone
+        alone = bool(picks) and all(p.source_id in extra for p in picks)
         run.trace(
             "generate",
-            f"extractive answer from {len(picks)} sentences",
+            f"extractive answer from {len(picks)} sentences"
+            + (", all of passages after the first top_k: none" if alone else ""),
             ms=clock.ms,
             sentences=[round(p.score, 4) for p in picks],
         )
-        if extracted is None:
+        if extracted is None or alone:
             return FinalizeEvent(answer=None, run=run)
         if live and extracted.shown:
             ctx.write_event_to_stream(DeltaEvent(text=extracted.shown))

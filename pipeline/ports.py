@@ -20,6 +20,9 @@ class Hit:
     source: Source
     score: float
     collection: str = "default"
+    #: retrieved after the first ``top_k`` (``PipelineSettings.supplementary``): it may be
+    #: cited in an answer that the first ``top_k`` support, but never decides that there is one
+    supplementary: bool = False
 
 
 @runtime_checkable

@@ -23,6 +23,7 @@ from pipeline.extracted import numbered
 from pipeline.followup import condense_offline
 from pipeline.graders import LLMGrader
 from pipeline.llm_failures import LLMFailed, classify, malformed_reply, traceback_if_debug
+from pipeline.passage_support import best_grade, strongest_support, supplemented
 from pipeline.ports import Hit
 from pipeline.question import Question
 from pipeline.run_state import RunState
@@ -152,6 +153,17 @@ class RetrievalSteps(WorkflowBase):
         )
         return RetrieveEvent(query=run.standalone, run=run)
 
+    async def _search(self, query: str, scope: Sequence[str] | None) -> list[Hit]:
+        """The ``top_k`` passages that decide, and the ``supplementary`` ones after them."""
+        top_k, more = self.settings.top_k, self.settings.supplementary
+        if not more:
+            return await self.retriever.retrieve(query, top_k=top_k, scope=scope)
+        deciding, deeper = await asyncio.gather(
+            self.retriever.retrieve(query, top_k=top_k, scope=scope),
+            self.retriever.retrieve(query, top_k=top_k + more, scope=scope),
+        )
+        return supplemented(deciding, deeper)
+
     @step
     async def retrieve(self, ctx: Context, ev: RetrieveEvent) -> RetrievedEvent:
         run = ev.run
@@ -159,7 +171,7 @@ class RetrievalSteps(WorkflowBase):
         clock = Clock()
         scope = run.question.scope
         try:
-            hits = await self.retriever.retrieve(ev.query, top_k=self.settings.top_k, scope=scope)
+            hits = await self._search(ev.query, scope)
         except Exception as exc:
             log.error(
                 "knowledge base search failed for question %s: %s",
@@ -177,6 +189,7 @@ class RetrievalSteps(WorkflowBase):
                 ms=clock.ms,
                 query=ev.query,
                 top_k=self.settings.top_k,
+                supplementary=self.settings.supplementary,
                 scope=list(scope) if scope is not None else "all",
                 scores=[round(h.score, 4) for h in hits],
             )
@@ -185,6 +198,7 @@ class RetrievalSteps(WorkflowBase):
         attached = attachment_hits(run.question)
         if attached:
             run.trace("retrieve", f"{len(attached)} passages of the question's attachments")
+        run.supplementary = frozenset(hit.source for hit in hits if hit.supplementary)
         return RetrievedEvent(query=ev.query, hits=hits + attached, run=run)
 
     @step
@@ -297,9 +311,10 @@ class RetrievalSteps(WorkflowBase):
             # answers this": elsewhere the call would mostly be thrown away
             grades = await self.embedding_grader.grade(question, [h.source.text for h in hits])
             supports, carries = await self._support(question, hits, grades, own=run.own)
-            carrying = [s for s, c in zip(supports, carries, strict=True) if c]
             upper = self.settings.upper
-            if max(grades) <= upper or max(carrying, default=-1.0) < self._evidence_threshold(run):
+            if best_grade(hits, grades) <= upper or strongest_support(
+                hits, supports, carries
+            ) < self._evidence_threshold(run):
                 return []
             return [hit.source for hit, grade in zip(hits, grades, strict=True) if grade >= upper]
 

@@ -13,6 +13,7 @@ from workflows import Context, step
 
 from citations.model import Source
 from pipeline.extractive import NOT_FOUND
+from pipeline.passage_support import best_grade, strongest_support
 from pipeline.ports import Hit
 from pipeline.run_state import RunState, Verdict
 from pipeline.workflow_base import WorkflowBase
@@ -40,7 +41,7 @@ class RoutingSteps(WorkflowBase):
     ) -> GenerateEvent | WebEvent | FinalizeEvent:
         run = ev.run
         upper, lower = self.settings.upper, self.settings.lower
-        best = max(ev.grades, default=0.0)
+        best = best_grade(ev.hits, ev.grades)
         verdict: Verdict = (
             "correct" if best > upper else "incorrect" if best < lower else "ambiguous"
         )
@@ -52,9 +53,8 @@ class RoutingSteps(WorkflowBase):
             # question". An LLM's grade already judges that, so the evidence only settles an
             # ambiguous grade when no web search can add to the knowledge base.
             threshold = self._evidence_threshold(run)
-            carrying = [s for s, c in zip(ev.support, self._carries(ev), strict=True) if c]
             # no passage with the question's numbers and quoted names: nothing can carry it
-            strongest = max(carrying, default=-1.0)
+            strongest = strongest_support(ev.hits, ev.support, ev.carries)
             data["support"] = round(strongest, 4)
             data["evidence_threshold"] = threshold
             kb_alone = self._web(run) is None or run.web_used
@@ -122,7 +122,7 @@ class RoutingSteps(WorkflowBase):
             scores = ev.support or ev.grades
             graded = sorted(zip(ev.hits, ev.grades, scores, strict=True), key=lambda t: -t[1])
             return [(hit.source, s) for hit, grade, s in graded if grade >= floor]
-        floor = min(floor, max(self.settings.lower, max(ev.grades) - GRADE_SPREAD))
+        floor = min(floor, max(self.settings.lower, best_grade(ev.hits, ev.grades) - GRADE_SPREAD))
         least = self.settings.evidence_threshold - KEEP_MARGIN
         weight = self.settings.closeness_weight
         closeness = ev.closeness or [0.0] * len(ev.hits)
@@ -154,8 +154,7 @@ class RoutingSteps(WorkflowBase):
             closeness=closeness,
             run=run,
         )
-        carrying = [s for s, c in zip(supports, self._carries(ev), strict=True) if c]
-        if max(carrying, default=-1.0) < self._evidence_threshold(run):
+        if strongest_support(hits, supports, carries) < self._evidence_threshold(run):
             return []
         return self._kept(ev, self.settings.upper, True)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from citations.model import Source
 from pipeline.errors import scrub
 from pipeline.events import Decision
 from pipeline.question import Question
@@ -37,6 +38,9 @@ class RunState:
     usage: TokenUsage = field(default_factory=TokenUsage)
     #: an answer started while the LLM grades (``pipeline/speculation.py``)
     speculation: Speculation | None = None
+    #: the passages retrieved after the first ``top_k`` (``Hit.supplementary``), as retrieved:
+    #: an extractive answer quoting only these is no answer
+    supplementary: frozenset[Source] = frozenset()
 
     def __post_init__(self) -> None:
         self.own = self.own or self.question.text

@@ -64,7 +64,12 @@ def make(
     **settings: object,
 ) -> tuple[Pipeline, MemoryRetriever]:
     retriever = retriever or MemoryRetriever(embedder, corpus())
-    options: dict[str, object] = {"grader": "llm" if llm is not None else "embedding", "top_k": 4}
+    # four passages and no supplementary ones: the traces below are pinned to that count
+    options: dict[str, object] = {
+        "grader": "llm" if llm is not None else "embedding",
+        "top_k": 4,
+        "supplementary": 0,
+    }
     options.update(settings)
     pipeline = Pipeline(
         retriever,

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 import pytest
 
 from pipeline.events import AnswerDelta, Done, Route, Status
-from pipeline.ports import Embedder
+from pipeline.passage_support import best_grade, strongest_support, supplemented
+from pipeline.ports import Embedder, Hit
 from pipeline.question import Question
-from tests.pipeline.memory import StubWeb
+from tests.pipeline.memory import MemoryRetriever, StubWeb, kb
 from tests.pipeline.scripted import ScriptedLLM, by_keyword
 from tests.pipeline.test_workflow import (
     GOOD,
@@ -24,6 +25,7 @@ from tests.pipeline.test_workflow import (
     UNGROUNDED,
     WEB_URL,
     collect,
+    corpus,
     make,
     web_page,
 )
@@ -92,6 +94,68 @@ def streamed(events: Sequence[object]) -> str:
 
 
 # -- decide --------------------------------------------------------------------------
+
+
+class Demoted(MemoryRetriever):
+    """Cosine ranking, but the page at ``url`` ranks ``at``-th."""
+
+    def __init__(
+        self, embedder: Embedder, url: str, docs: Sequence[object] = (), at: int = 5
+    ) -> None:
+        super().__init__(embedder, list(docs) or corpus())  # type: ignore[arg-type]
+        self.url, self.at = url, at
+
+    async def retrieve(self, query: str, *, top_k: int, scope: Sequence[str] | None) -> list[Hit]:
+        hits = await super().retrieve(query, top_k=len(self.docs), scope=scope)
+        demoted = next(h for h in hits if h.source.url == self.url)
+        others = [h for h in hits if h is not demoted]
+        return [*others[: self.at - 1], demoted, *others[self.at - 1 :]][:top_k]
+
+
+async def test_a_passage_ranked_after_top_k_never_decides_that_the_knowledge_base_answers(
+    embedder: Embedder,
+) -> None:
+    # the rotation page, ranked 5th: read as a supplementary passage, it is graded but cannot
+    # make the answer; ranked 5th of a top_k of 5, it does
+    retriever = Demoted(embedder, ROTATE_URL)
+    pipeline, _ = make(embedder, None, retriever=retriever, top_k=4, supplementary=1)
+    _, done = await collect(pipeline, ROTATE)
+    [(_, retrieved)] = traced(done, "retrieve")
+    assert (retrieved["top_k"], retrieved["supplementary"]) == (4, 1)
+    assert retriever.calls == [(ROTATE.text, None)] * 2
+    [(_, graded)] = traced(done, "grade")
+    grades = graded["grades"]
+    assert isinstance(grades, list) and len(grades) == 5 and grades[-1] == max(grades)
+    assert done.route is Route.NO_ANSWER and done.answer.references == ()
+    pipeline, _ = make(embedder, None, retriever=retriever, top_k=5, supplementary=0)
+    _, done = await collect(pipeline, ROTATE)
+    assert done.route is Route.KNOWLEDGE_BASE
+    assert [r.url for r in done.answer.references] == [ROTATE_URL]
+
+
+async def test_a_supplementary_passage_is_cited_in_an_answer_the_top_k_make(
+    embedder: Embedder,
+) -> None:
+    cli = "https://docs.example.com/ops/cli-rotation"
+    docs = [
+        *corpus(),
+        kb(
+            cli,
+            "Ops › Rotating API keys from the command line",
+            "To rotate an API key from the command line, run `acme keys rotate KEY_ID`. The "
+            "rotated key keeps working for 24 hours.",
+            collection="ops",
+        ),
+    ]
+    retriever = Demoted(embedder, cli, docs)
+    pipeline, _ = make(embedder, None, retriever=retriever, top_k=4, supplementary=1)
+    _, done = await collect(pipeline, ROTATE)
+    assert done.route is Route.KNOWLEDGE_BASE
+    assert {r.url for r in done.answer.references} == {ROTATE_URL, cli}
+    # not read, the answer is the rotation page's alone
+    pipeline, _ = make(embedder, None, top_k=4, supplementary=0)
+    _, done = await collect(pipeline, ROTATE)
+    assert [r.url for r in done.answer.references] == [ROTATE_URL]
 
 
 @pytest.mark.parametrize(
@@ -544,3 +608,24 @@ async def test_an_unverified_answer_no_passage_backs_is_never_shown(embedder: Em
         "Note: The generated answer could not be verified against its sources.\n\n" + NOT_FOUND
     )
     assert "unverified claims: keys rotate every 7 days; 5555 degrees" in done.answer.warnings
+
+
+def test_supplementary_passages_follow_the_deciding_ones_and_never_decide() -> None:
+    a, b, c, d, e, f = (
+        Hit(source=kb(f"https://docs.example.com/{n}", n, n)[0], score=0.5) for n in "abcdef"
+    )
+    marked = supplemented([a, b, c], [a, d, b, c, e])
+    assert [h.source.title for h in marked] == list("abcde")
+    assert [h.supplementary for h in marked] == [False] * 3 + [True] * 2
+    # the deeper search may rank a deciding passage lower still: as many are added as it has
+    # beyond top_k
+    assert [h.source.title for h in supplemented([a, b, c], [a, b, d, e, f])] == list("abcde")
+    assert supplemented([a, b], [a, b]) == [a, b]
+    more = supplemented([a], [b, a])
+    assert more[1].supplementary and best_grade(more, [0.2, 0.9]) == 0.2
+    assert best_grade([], []) == 0.0
+    assert strongest_support(more, [0.5, 0.9], [True, True]) == 0.5
+    assert strongest_support(more, [0.5, 0.9], [False, True]) == -1.0
+    assert strongest_support(more, [0.5, 0.9], []) == 0.5
+    assert strongest_support([a, b], [0.5, 0.9], [True, False]) == 0.5
+    assert strongest_support([a, b], [0.5, 0.9], [True, True]) == 0.9
