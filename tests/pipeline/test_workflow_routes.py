@@ -610,6 +610,28 @@ async def test_an_unverified_answer_no_passage_backs_is_never_shown(embedder: Em
     assert "unverified claims: keys rotate every 7 days; 5555 degrees" in done.answer.warnings
 
 
+async def test_an_answer_quoting_only_supplementary_passages_is_no_answer(
+    embedder: Embedder,
+) -> None:
+    # a passage of the first top_k carries the question (its title says it all) but has no
+    # sentence worth quoting; every quote would come from the rotation page, ranked after them
+    stub = kb("https://docs.example.com/ops/keys", "Ops › Rotating API keys", "Rotation.")
+    docs = [*corpus(), (stub[0], "ops")]
+    retriever = Demoted(embedder, ROTATE_URL, docs)
+    pipeline, _ = make(embedder, None, retriever=retriever, top_k=4, supplementary=1)
+    _, done = await collect(pipeline, ROTATE)
+    [(decided, _)] = traced(done, "decide")
+    assert decided == f"ambiguous, but {WEB_OFF}: knowledge base only"
+    [(generated, _)] = traced(done, "generate")
+    assert generated.endswith(", all of passages after the first top_k: none")
+    assert done.route is Route.NO_ANSWER and done.answer.references == ()
+    # the same page among the first top_k makes the answer
+    pipeline, _ = make(embedder, None, retriever=retriever, top_k=5, supplementary=0)
+    _, done = await collect(pipeline, ROTATE)
+    assert done.route is Route.KNOWLEDGE_BASE
+    assert ROTATE_URL in [r.url for r in done.answer.references]
+
+
 def test_supplementary_passages_follow_the_deciding_ones_and_never_decide() -> None:
     a, b, c, d, e, f = (
         Hit(source=kb(f"https://docs.example.com/{n}", n, n)[0], score=0.5) for n in "abcdef"
