@@ -16,7 +16,7 @@ class PipelineSettings(BaseModel):
     """CRAG: best grade below this is 'incorrect'"""
     top_k: int = Field(6, ge=1, le=100)
     """chunks retrieved per question"""
-    supplementary: int = Field(2, ge=0, le=20)
+    supplementary: int = Field(0, ge=0, le=20)
     """chunks retrieved after the top_k: graded and citable, but only the top_k decide whether the knowledge base answers"""
     max_retries: int = Field(2, ge=0, le=10)
     """self-check retries (regenerate, rewrite, web) per question"""

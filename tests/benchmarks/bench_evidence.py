@@ -244,3 +244,49 @@ def test_closeness_cost_per_question() -> None:
         new_p50 - base_p50 <= 17.0,
     )
     assert new_p50 - base_p50 <= 17.0
+
+
+#: supplementary passages in the measured arm (``pipeline.supplementary``, off by default)
+SUPPLEMENTARY = 2
+
+
+def test_supplementary_passages_cost_per_question() -> None:
+    """The bundled model, closeness then grade, both arms: of ``top_k`` passages (the
+    default, ``pipeline.supplementary`` 0) against ``top_k`` plus two supplementary ones, as
+    docs/pages/knowledge.md measured them. Reading is linear in the passages read, so the
+    ratio is about (top_k + 2) / top_k: what turning them on costs an offline answer."""
+    deciding = PipelineSettings().top_k
+    read = deciding + SUPPLEMENTARY
+    rng = random.Random(13)
+    passages = _doc_passages()
+    questions = [
+        (" ".join(rng.choices(WORDS, k=rng.randint(5, 10))) + "?", rng.sample(passages, read))
+        for _ in range(40)
+    ]
+    encoder = MiniLMEncoder()
+    encoder.load()
+
+    async def measure(i: int, new: bool) -> None:
+        question, chosen = questions[i]
+        texts = [t for _, t in chosen][: read if new else deciding]
+        cached = CachedEmbedder(AsyncEmbedder(encoder))
+        assert await read_closeness(cached, question, texts) is not None
+        await EmbeddingGrader(cached).grade(question, texts)
+
+    base_ms, new_ms = asyncio.run(_interleaved(len(questions), measure))
+    base_p50, new_p50 = statistics.median(base_ms), statistics.median(new_ms)
+    ratio = new_p50 / base_p50
+    print(
+        "\n" + _shown(f"closeness and grade of {deciding} passages", base_ms),
+        "\n" + _shown(f"of {read}", new_ms),
+        f"\nadded p50 {new_p50 - base_p50:+.1f} ms, ratio {ratio:.2f}x",
+    )
+    summary(
+        f"{SUPPLEMENTARY} supplementary passages read, bundled model",
+        f"+{new_p50 - base_p50:.1f} ms p50 ({spread(new_ms)})",
+        f"{deciding} passages p50 {base_p50:.1f} ms",
+        ratio,
+        f"<= {read / deciding + 0.1:.2f}x (linear in the passages read)",
+        ratio <= read / deciding + 0.1,
+    )
+    assert ratio <= read / deciding + 0.1
