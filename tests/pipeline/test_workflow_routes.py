@@ -643,6 +643,8 @@ def test_supplementary_passages_follow_the_deciding_ones_and_never_decide() -> N
     # beyond top_k
     assert [h.source.title for h in supplemented([a, b, c], [a, b, d, e, f])] == list("abcde")
     assert supplemented([a, b], [a, b]) == [a, b]
+    # a deeper search that found fewer adds nothing
+    assert supplemented([a, b], [c]) == [a, b]
     more = supplemented([a], [b, a])
     assert more[1].supplementary and best_grade(more, [0.2, 0.9]) == 0.2
     assert best_grade([], []) == 0.0
