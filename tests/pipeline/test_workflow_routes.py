@@ -149,9 +149,11 @@ async def test_a_supplementary_passage_is_cited_in_an_answer_the_top_k_make(
     ]
     retriever = Demoted(embedder, cli, docs)
     pipeline, _ = make(embedder, None, retriever=retriever, top_k=4, supplementary=1)
-    _, done = await collect(pipeline, ROTATE)
+    events, done = await collect(pipeline, ROTATE)
     assert done.route is Route.KNOWLEDGE_BASE
     assert {r.url for r in done.answer.references} == {ROTATE_URL, cli}
+    # the extractive answer streams as it is shown, once
+    assert streamed(events).count("acme keys rotate") == 1
     # not read, the answer is the rotation page's alone
     pipeline, _ = make(embedder, None, top_k=4, supplementary=0)
     _, done = await collect(pipeline, ROTATE)
