@@ -126,6 +126,8 @@ _ASKS_VALUE = re.compile(
     rf"\s*(?:what|which)\s+(?!{_AUXILIARY}\b|happens?\b)[a-z][\w-]*\s+{_AUXILIARY}\b", re.I
 )
 # a diagram's source (a fenced mermaid or graphviz block) draws; it does not show how
+#: a run of backticks, split out with the text around it
+_TICKS = re.compile(r"(`+)")
 _DIAGRAM = re.compile(r"[ \t]*(?:```|~~~)[ \t]*\{?(?:mermaid|plantuml|graphviz|dot)\b", re.I)
 # a sentence stating what happens unless told otherwise
 _BY_DEFAULT = re.compile(r"\bby\s+default\b", re.I)
@@ -921,7 +923,7 @@ def _cited(picks: Sequence[Pick], position: dict[tuple[int, int], int]) -> str:
         )
         if pick.term and not said:
             out += f"`{pick.term}`: "
-        out += _flat(shown(pick.text))
+        out += _flat(_closed_code(shown(pick.text)))
         if after is None or after.kind == "code" or not _next(pick, after, position):
             out += f" [{pick.source_id}]"
     return out
@@ -939,3 +941,25 @@ def _next(first: Pick, second: Pick, position: dict[tuple[int, int], int]) -> bo
 
 def _flat(sentence: str) -> str:
     return " ".join(sentence.split())
+
+
+def _closed_code(sentence: str) -> str:
+    """``sentence`` without the backtick runs that no run of as many closes (reStructuredText's
+    `` `name <url>`_ `` cut at a sentence's end): CommonMark reads those as text, but a quote
+    streamed with one would read every marker after it as code."""
+    parts = _TICKS.split(sentence)
+    kept: list[str] = []
+    k = 0
+    while k < len(parts):
+        part = parts[k]
+        if k % 2 == 0:
+            kept.append(part)
+            k += 1
+            continue
+        close = next((j for j in range(k + 2, len(parts), 2) if parts[j] == part), None)
+        if close is None:
+            k += 1
+            continue
+        kept.extend(parts[k : close + 1])
+        k = close + 1
+    return "".join(kept)
