@@ -8,6 +8,7 @@ import pytest
 
 from pipeline.config import PipelineSettings
 from pipeline.extracted import extractive_answer
+from pipeline.extractive import _closed_code
 from pipeline.graders import EmbeddingGrader
 from pipeline.ports import Embedder
 from pipeline.quotes import check_quotes
@@ -436,3 +437,43 @@ async def test_a_line_stating_a_default_answers_what_the_default_is(embedder: Em
         "which setting should I change to move the dev server's port?", sources, embedder
     )
     assert "Default" not in how
+
+
+async def test_a_backtick_that_opens_no_code_span_hides_no_footnote(embedder: Embedder) -> None:
+    # reStructuredText's `name <url>`_ link, cut where a sentence ends, leaves a lone backtick:
+    # streamed as it was, every footnote marker after it read as code and the answer had none
+    license_ = (
+        "## License\n\nThis material may be copied only under the terms of the Creative Commons "
+        "Attribution-ShareAlike 4.0 International <https://creativecommons.org/licenses/by-sa/"
+        "4.0/legalcode>`_ license. You may share and adapt the material, even for commercial "
+        "purposes, but you must give the original author credit.\n"
+    )
+    support = "## Support\n\nCommercial support for the library is not offered by the project.\n"
+    extracted = await extractive_answer(
+        "can I share and adapt the documentation for commercial purposes, under which license?",
+        [source(license_, 1), source(support, 2)],
+        EmbeddingGrader(embedder),
+        PipelineSettings(),
+    )
+    assert extracted is not None
+    assert "legalcode>_ license" in extracted.raw and "`" not in extracted.raw
+    assert [r.url for r in extracted.answer.references][:1] == ["https://docs.example/1"]
+    assert "[1]" in extracted.answer.text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("a <https://x>`_ license.", "a <https://x>_ license."),
+        (
+            "the `Creative Commons <https://x>`_ license",
+            "the `Creative Commons <https://x>`_ license",
+        ),
+        ("use ``a`b`` and `c`", "use ``a`b`` and `c`"),
+        ("a ``lone`` pair and one `` more", "a ``lone`` pair and one  more"),
+        ("`a` then ` and ``b``", "`a` then  and ``b``"),
+        ("no code", "no code"),
+    ],
+)
+def test_only_backticks_that_some_run_closes_are_kept(sentence: str, kept: str) -> None:
+    assert _closed_code(sentence) == kept
