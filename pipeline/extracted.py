@@ -6,6 +6,7 @@ fallback when a run fails.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -18,6 +19,8 @@ from pipeline.graders import EmbeddingGrader
 from pipeline.text import shown
 
 __all__ = ["Extracted", "extractive_answer", "numbered"]
+
+log = logging.getLogger("citebot.pipeline")
 
 
 def numbered(sources: Sequence[Source]) -> list[Source]:
@@ -63,4 +66,8 @@ async def extractive_answer(
     as_shown = [replace(source, text=shown(source.text)) for source in sources]
     stream = CitationStream(as_shown, merge_fragments=settings.merge_fragments)
     drawn = stream.feed(text) + stream.close()
+    if not stream.answer.references:
+        # quotes whose footnotes did not resolve would be shown as an answer without sources
+        log.warning("an extractive answer resolved none of its footnotes: no answer")
+        return None
     return Extracted(raw=text, shown=drawn, answer=stream.answer, picks=picks)

@@ -144,19 +144,14 @@ class GenerationSteps(WorkflowBase):
         picks = extracted.picks if extracted is not None else []
         # passages ranked after the first top_k add to an answer, but never make one alone
         alone = bool(picks) and all(p.source_id in extra for p in picks)
-        # quotes whose footnotes did not resolve would be shown as an answer without sources
-        unresolved = extracted is not None and not extracted.answer.references
         run.trace(
             "generate",
             f"extractive answer from {len(picks)} sentences"
-            + (", all of passages after the first top_k: none" if alone else "")
-            + (", no footnote resolved: none" if unresolved else ""),
+            + (", all of passages after the first top_k: none" if alone else ""),
             ms=clock.ms,
             sentences=[round(p.score, 4) for p in picks],
         )
-        if unresolved:
-            log.warning("question %s: an extractive answer resolved no footnote", run.question.id)
-        if extracted is None or alone or unresolved:
+        if extracted is None or alone:
             return FinalizeEvent(answer=None, run=run)
         if live and extracted.shown:
             ctx.write_event_to_stream(DeltaEvent(text=extracted.shown))
