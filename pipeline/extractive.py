@@ -125,9 +125,9 @@ _AUXILIARY = r"(?:do|does|did|is|are|was|were|will|would|should|can|could)"
 _ASKS_VALUE = re.compile(
     rf"\s*(?:what|which)\s+(?!{_AUXILIARY}\b|happens?\b)[a-z][\w-]*\s+{_AUXILIARY}\b", re.I
 )
-# a diagram's source (a fenced mermaid or graphviz block) draws; it does not show how
 #: a run of backticks, split out with the text around it
 _TICKS = re.compile(r"(`+)")
+# a diagram's source (a fenced mermaid or graphviz block) draws; it does not show how
 _DIAGRAM = re.compile(r"[ \t]*(?:```|~~~)[ \t]*\{?(?:mermaid|plantuml|graphviz|dot)\b", re.I)
 # a sentence stating what happens unless told otherwise
 _BY_DEFAULT = re.compile(r"\bby\s+default\b", re.I)

@@ -73,6 +73,12 @@ def supplemented(deciding: Sequence[Hit], deeper: Sequence[Hit]) -> list[Hit]:
     return [*deciding, *more[: max(len(deeper) - len(deciding), 0)]]
 
 
+def carried(carries: Sequence[bool], count: int) -> Sequence[bool]:
+    """Per passage, whether it has the question's numbers and quoted names: ``carries``, or
+    all of the ``count`` passages when it was not computed (empty)."""
+    return carries or [True] * count
+
+
 def best_grade(hits: Sequence[Hit], grades: Sequence[float]) -> float:
     """The best grade of the passages that decide whether the knowledge base answers (the
     first ``top_k``: not those ``supplementary``)."""
@@ -90,11 +96,10 @@ def strongest_support(
     the likelier one close reading of it is a near miss (measured on the dev sets: reading
     two more found 21 more right sections and answered 4 more uncovered questions when they
     could decide)."""
-    carrying = carries or [True] * len(supports)
     return max(
         (
             s
-            for hit, s, c in zip(hits, supports, carrying, strict=True)
+            for hit, s, c in zip(hits, supports, carried(carries, len(supports)), strict=True)
             if c and not hit.supplementary
         ),
         default=-1.0,

@@ -13,7 +13,7 @@ from workflows import Context, step
 
 from citations.model import Source
 from pipeline.extractive import NOT_FOUND
-from pipeline.passage_support import best_grade, strongest_support
+from pipeline.passage_support import best_grade, carried, strongest_support
 from pipeline.ports import Hit
 from pipeline.run_state import RunState, Verdict
 from pipeline.workflow_base import WorkflowBase
@@ -159,8 +159,8 @@ class RoutingSteps(WorkflowBase):
         return self._kept(ev, self.settings.upper, True)
 
     @staticmethod
-    def _carries(ev: GradedEvent) -> list[bool]:
-        return ev.carries or [True] * len(ev.support)
+    def _carries(ev: GradedEvent) -> Sequence[bool]:
+        return carried(ev.carries, len(ev.support))
 
     def _not_found(self, ev: GradedEvent, text: str) -> str:
         """``text``, and with ``closest_match`` on, the closest passage's title, unlinked,
