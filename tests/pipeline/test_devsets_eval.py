@@ -5,6 +5,7 @@ a section that states its phrases."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -43,9 +44,21 @@ def test_every_label_names_a_section_that_states_its_phrases(devset: DevSet) -> 
     assert not wrong, "\n".join(wrong)
 
 
+def _marks(devset: DevSet) -> list[pytest.MarkDecorator]:
+    marks = [pytest.mark.timeout(devset.timeout)]
+    if not devset.every_run and os.environ.get("CITEBOT_ALL_DEVSETS") != "1":
+        marks.append(
+            pytest.mark.skip(
+                reason="set CITEBOT_ALL_DEVSETS=1 (as .ci/run does) for the largest dev sets' "
+                "evaluations (about 90 s each on 2 cores)"
+            )
+        )
+    return marks
+
+
 @pytest.mark.parametrize(
     "devset",
-    [pytest.param(s, id=s.name, marks=pytest.mark.timeout(s.timeout)) for s in DEVSETS.values()],
+    [pytest.param(s, id=s.name, marks=_marks(s)) for s in DEVSETS.values()],
     scope="module",
 )
 def test_answers_are_cited_and_uncovered_questions_get_no_answer(
