@@ -25,8 +25,17 @@ ENV_PREFIX = "CITEBOT_"
 DELIMITER = "__"
 TABLE_HINT = "`citebot config --table` lists every setting"
 
-#: ``CITEBOT_*`` names that are not settings: docker compose reads these two, the tests the last
-NOT_SETTINGS = frozenset({"CITEBOT_IMAGE", "CITEBOT_DOCS", "CITEBOT_HYPOTHESIS"})
+#: ``CITEBOT_*`` names that are not settings: docker compose reads the first two, the tests the
+#: rest
+NOT_SETTINGS = frozenset(
+    {
+        "CITEBOT_IMAGE",
+        "CITEBOT_DOCS",
+        "CITEBOT_HYPOTHESIS",
+        "CITEBOT_ALL_DEVSETS",
+        "CITEBOT_DEVSET3_HTML",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
