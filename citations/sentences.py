@@ -80,10 +80,10 @@ def pack(
 ) -> list[Span]:
     """Runs of whole sentences, each at most ``max_chars`` long.
 
-    A sentence over the budget is cut at the last space that fits when ``cut``
-    is set, and otherwise becomes a run of its own (longer than the budget), for
-    text that must be quoted as it stands. ``overlap`` repeats that many trailing
-    sentences at the start of the next run.
+    A sentence over the budget is cut when ``cut`` is set (at the last line break in the
+    second half of the budget, or else at the last space that fits), and otherwise becomes
+    a run of its own (longer than the budget), for text that must be quoted as it stands.
+    ``overlap`` repeats that many trailing sentences at the start of the next run.
     """
     parts = sentences(text, boundaries)
     if cut:
@@ -114,7 +114,11 @@ def _trimmed(text: str, start: int, end: int) -> Iterator[Span]:
 def _cut(text: str, sentence: Span, max_chars: int) -> Iterator[Span]:
     start, end = sentence.start, sentence.end
     while end - start > max_chars:
-        cut = text.rfind(" ", start + 1, start + max_chars)
+        # a line break in the second half of the budget first: a code block cut at a space
+        # splits one of its lines in two, which no reader can join back
+        cut = text.rfind("\n", start + max_chars // 2, start + max_chars)
+        if cut <= start:
+            cut = text.rfind(" ", start + 1, start + max_chars)
         if cut <= start:
             cut = start + max_chars
         yield from _trimmed(text, start, cut)

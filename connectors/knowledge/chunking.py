@@ -33,7 +33,7 @@ MIN_CHARS = 200
 #: the version of how documents are parsed into sections and cut into chunks: chunk
 #: offsets and anchors are stored, so a change of rules must re-ingest every document
 #: (it is part of the ingest fingerprint), or old and new chunks would mix in one store
-RULES = 9
+RULES = 10
 
 # A sentence ends at . ! ? (maybe closed by a quote or bracket) before whitespace,
 # or at a blank line (paragraphs, list blocks and headings without a full stop).

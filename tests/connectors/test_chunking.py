@@ -121,3 +121,25 @@ def test_a_chunk_never_starts_inside_an_admonition_opener() -> None:
         for start, _ in split_spans(text, budget):
             assert not text[start:].startswith(("note", "+ note")), (budget, text[start:][:20])
             assert not text[:start].rstrip().endswith(("!!!", "???", "???+"))
+
+
+def test_a_code_block_over_the_budget_is_cut_between_its_lines() -> None:
+    # a line cut at a space is two lines once the chunks are read on and joined (borg's
+    # "sudo -E borg create ..." was shown as "sudo" over "-E borg create ...")
+    lines = [f"borg create --stats repo::archive-{i} /home/user{i} /etc" for i in range(40)]
+    text = "Run these:\n\n```\n" + "\n".join(lines) + "\n```"
+    for budget in range(120, 700, 37):
+        spans = split_spans(text, budget)
+        assert len(spans) > 1
+        for start, end in spans:
+            assert start == 0 or text[start - 1] == "\n", (budget, text[start - 10 : start + 10])
+            assert end == len(text) or text[end] == "\n", (budget, text[end - 10 : end + 10])
+
+
+def test_a_line_break_early_in_the_budget_does_not_cut_a_long_line_short() -> None:
+    # the cut falls back to the last space when the only line break would leave the piece
+    # under half the budget: a long paragraph after a short line is not cut into slivers
+    text = "Short line\n" + " ".join(f"word{i}" for i in range(200))
+    spans = split_spans(text, 300)
+    assert all(end - start > 150 for start, end in spans[:-1])
+    assert "".join(text.split()) == "".join("".join(text[s:e].split()) for s, e in spans)
