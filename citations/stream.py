@@ -17,8 +17,15 @@ Hold-back bound
 marker that is not complete yet, starting at a ``[``, ``【`` or ``]``; that tail
 is never longer than ``MAX_HOLDBACK`` (64) characters. A candidate that grows
 past the bound is not a marker and is released as text, so the bound holds for
-any input. Backticks and tildes are never held: they pass through at once and
-only change the scanner's state.
+any input. Backticks and tildes pass through at once and only change the
+scanner's state.
+
+The text of an inline code span is held until its closing backticks come, at most
+``CODE_HOLDBACK`` (256) characters: backticks that nothing closes in their
+paragraph are text, as CommonMark reads them, and a model's stray backtick
+("Run `borg create [1]. Then prune [2].") must not turn every marker after it
+into code. A span that the paragraph's end, the end of the text or the bound
+leaves open is read again as prose, from just after its opening backticks.
 
 Because every decision depends only on the characters themselves (and on the
 end of the text, which ``close`` supplies), splitting the same text into tokens
@@ -45,6 +52,9 @@ from citations.urls import canonical_url
 
 MAX_HOLDBACK = 64
 """The most characters ``feed`` ever keeps back while a marker may be forming."""
+
+CODE_HOLDBACK = 256
+"""The most characters of an inline code span ``feed`` keeps back until it closes."""
 
 _MAX_DIGITS = 9
 _MAX_IDS = 16
@@ -110,6 +120,11 @@ class CitationStream:
         self._run_char = ""
         self._run_len = 0
         self._run_at_line_start = False
+        # An inline code span's text since its opening backticks, while it may yet close
+        # (None when no span is held), and the line state it opened at.
+        self._held: list[str] | None = None
+        self._held_len = 0
+        self._held_indent = -1
 
         # The text pieces in order, and each citation as (how many pieces
         # precede it, number). Citations with the same piece count close one
@@ -209,8 +224,14 @@ class CitationStream:
         """End the stream; return whatever was held back."""
         if self._closed:
             return ""
-        out = self._scan(final=True)
-        self._end_run()
+        parts = [self._scan(final=True)]
+        self._end_run(parts)
+        while self._held is not None:
+            # the text ended before the span's closing backticks
+            self._buf = self._unheld()
+            parts.append(self._scan(final=True))
+            self._end_run(parts)
+        out = "".join(parts)
         self._closed = True
         self._fast = False
         return out
@@ -302,6 +323,32 @@ class CitationStream:
     def _emit_text(self, text: str, out: list[str]) -> None:
         self._text.append(text)
         out.append(text)
+        self._advance(text)
+
+    def _pass(self, text: str, out: list[str]) -> None:
+        """Text that passes through: held while an inline code span may yet be prose."""
+        held = self._held
+        if held is None:
+            self._emit_text(text, out)
+            return
+        held.append(text)
+        self._held_len += len(text)
+        self._advance(text)
+
+    def _unheld(self) -> str:
+        """The held span's text, to be read again as prose (its opening backticks stay
+        text): nothing closed it."""
+        held = "".join(self._held or ())
+        self._held, self._held_len = None, 0
+        # a run of backticks in progress is in the held text, and is read again with it
+        self._run_char, self._run_len = "", 0
+        self._mode = _NORMAL
+        self._indent = self._held_indent
+        return held
+
+    def _advance(self, text: str) -> None:
+        """The line state after ``text``: the current line's indentation while it is only
+        spaces, else -1."""
         newline = text.rfind("\n")
         if newline >= 0:
             tail = text[newline + 1 :]
@@ -329,7 +376,7 @@ class CitationStream:
 
     # -- scanner --------------------------------------------------------------
 
-    def _end_run(self) -> None:
+    def _end_run(self, out: list[str]) -> None:
         """A run of backticks or tildes just ended: open or close code."""
         char, length, at_start = self._run_char, self._run_len, self._run_at_line_start
         if not length:
@@ -341,9 +388,15 @@ class CitationStream:
                 self._mode, self._fence_char, self._fence_len = _FENCE, char, length
             elif char == "`":
                 self._mode, self._inline_ticks = _INLINE_CODE, length
+                self._held, self._held_len, self._held_indent = [], 0, self._indent
         elif mode == _INLINE_CODE:
             if char == "`" and length == self._inline_ticks:
                 self._mode = _NORMAL
+                if self._held is not None:
+                    span = "".join(self._held)
+                    self._held, self._held_len = None, 0
+                    self._text.append(span)
+                    out.append(span)
         elif mode == _FENCE:
             if at_start and char == self._fence_char and length >= self._fence_len:
                 self._mode = _NORMAL
@@ -352,27 +405,34 @@ class CitationStream:
 
     def _take_run_char(self, char: str, out: list[str]) -> None:
         if self._run_len and char != self._run_char:
-            self._end_run()
+            self._end_run(out)
         if not self._run_len:
             self._run_char = char
             self._run_at_line_start = 0 <= self._indent <= 3
         self._run_len += 1
-        self._emit_text(char, out)
+        self._pass(char, out)
 
     def _scan(self, *, final: bool) -> str:
         buf = self._buf
         n = len(buf)
         i = 0
         out: list[str] = []
-        while i < n:
+        while True:
+            if self._held_len > CODE_HOLDBACK:
+                # too long for a span a model writes: its opening backticks were text
+                buf = self._unheld() + buf[i:]
+                n = len(buf)
+                i = 0
+            if i >= n:
+                break
             mode = self._mode
             m = _STOPS[mode].search(buf, i)
             j = m.start() if m is not None else n
             if j > i:
                 if self._run_len:
-                    self._end_run()
+                    self._end_run(out)
                     continue
-                self._emit_text(buf[i:j], out)
+                self._pass(buf[i:j], out)
                 i = j
                 continue
             char = buf[i]
@@ -381,16 +441,21 @@ class CitationStream:
                 i += 1
                 continue
             if self._run_len:
-                self._end_run()
+                self._end_run(out)
                 continue
             if char == "\n":
                 if self._mode == _INLINE_CODE and self._indent >= 0:
                     # A blank line ends a paragraph, and with it any code span
-                    # whose closing backticks never came.
+                    # whose closing backticks never came: its backticks were text.
+                    if self._held is not None:
+                        buf = self._unheld() + buf[i:]
+                        n = len(buf)
+                        i = 0
+                        continue
                     self._mode = _NORMAL
                 elif self._mode == _LINK_DEST:
                     self._mode = _NORMAL
-                self._emit_text("\n", out)
+                self._pass("\n", out)
                 i += 1
                 continue
             if mode == _LINK_DEST:
