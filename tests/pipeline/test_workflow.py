@@ -132,6 +132,28 @@ async def test_correct_answers_from_the_knowledge_base(embedder: Embedder) -> No
     assert "http" not in prompt
 
 
+async def test_a_stray_backtick_in_the_models_answer_hides_no_footnote(
+    embedder: Embedder,
+) -> None:
+    # nothing closes the backtick before "Rotate", so it is text and both markers resolve
+    written = "Click `Rotate next to the key [1]. The old key works for 24 hours [1]."
+    llm = ScriptedLLM(
+        {
+            "grade relevance": by_keyword({"Rotate next to the key": 0.92}),
+            "answer with citations": written,
+            "check an answer": GOOD,
+        }
+    )
+    pipeline, _ = make(embedder, llm)
+    events, done = await collect(pipeline, ROTATE)
+
+    assert done.route is Route.KNOWLEDGE_BASE
+    assert done.answer.text == written
+    assert [r.url for r in done.answer.references] == [ROTATE_URL]
+    streamed = "".join(e.text for e in events if isinstance(e, AnswerDelta))
+    assert streamed == done.answer.text
+
+
 async def test_ambiguous_combines_knowledge_base_and_web(embedder: Embedder) -> None:
     llm = ScriptedLLM(
         {
