@@ -341,7 +341,7 @@ class CitationStream:
         held = "".join(self._held or ())
         self._held, self._held_len = None, 0
         # a run of backticks in progress is in the held text, and is read again with it
-        self._run_char, self._run_len = "", 0
+        self._run_len = 0
         self._mode = _NORMAL
         self._indent = self._held_indent
         return held
@@ -394,7 +394,7 @@ class CitationStream:
                 self._mode = _NORMAL
                 if self._held is not None:
                     span = "".join(self._held)
-                    self._held, self._held_len = None, 0
+                    self._held = None
                     self._text.append(span)
                     out.append(span)
         elif mode == _FENCE:

@@ -349,12 +349,26 @@ def test_char_by_char_equals_whole_and_holdback_bound(text: str) -> None:
         ("a ` b [3]", "a ` b [1]"),
         ("a `` b ` [3]", "a `` b ` [1]"),
         ("a `b` c `d [3] `e` [5]", "a `b` c `d [3] `e` [1]"),
-        # a span closes on a later line of its paragraph
+        # a span closes on a later line of its paragraph, or as the text ends
         ("a `b\n[3]` [3]", "a `b\n[3]` [1]"),
+        ("x `[3]`", "x `[3]`"),
+        ("`` x `[3]`", "`` x `[3]`"),
+        # a paragraph's end is known inside a span: a later one's backticks open their own
+        ("a ` b\n\nc `[3]` d", "a ` b\n\nc `[3]` d"),
+        # a run is one character repeated: a tilde ends a run of backticks
+        ("`~ [3]` [5]", "`~ [3]` [1]"),
+        # a fence is one at a line's start, indented three spaces at most; else a span
+        ("```\n[3]\n\n[3]", "```\n[3]\n\n[3]"),
+        ("   ```\n[3]\n\n[3]", "   ```\n[3]\n\n[3]"),
+        ("    ```\n[3]\n\n[3]", "    ```\n[1]\n\n[1]"),
         # a link's destination, with parentheses inside it, ends at its ) or the line
         ("[a](http://x.com/(b)[3]) [3]", "[a](http://x.com/(b)[3]) [1]"),
         ("[a](http://x.com/b\n[3]", "[a](http://x.com/b\n[1]"),
         ("[a](x `[3]` y)[3]", "[a](x `[3]` y)[1]"),
+        # backticks open code inside a destination too (where a ")" does not close it);
+        # tildes do not
+        ("[a](x `)[3]` [5]", "[a](x `)[3]` [1]"),
+        ("[a](x ~y~)[3]", "[a](x ~y~)[1]"),
         ("a](x) [3]", "a](x) [1]"),
         ("x [3](https://e.com) y [5]", "x [3](https://e.com) y [1]"),
         ("a]\nb", "a]\nb"),
