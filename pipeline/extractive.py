@@ -945,8 +945,8 @@ def _flat(sentence: str) -> str:
 
 def _closed_code(sentence: str) -> str:
     """``sentence`` without the backtick runs that no run of as many closes (reStructuredText's
-    `` `name <url>`_ `` cut at a sentence's end): CommonMark reads those as text, but a quote
-    streamed with one would read every marker after it as code."""
+    `` `name <url>`_ `` cut at a sentence's end): CommonMark reads those as text (and so does
+    the citation stream), but shown alone they are markup left over, not words."""
     parts = _TICKS.split(sentence)
     kept: list[str] = []
     k = 0
