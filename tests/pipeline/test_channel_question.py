@@ -11,19 +11,13 @@ from pipeline.prompts import ANSWER_SYSTEM
 from pipeline.question import Question
 from tests.pipeline.memory import StubWeb
 from tests.pipeline.scripted import ScriptedLLM, by_keyword
-from tests.pipeline.test_workflow import GOOD, ROTATE, collect, make, web_page
+from tests.pipeline.test_workflow import GOOD, ROTATE, collect, make, rotating, web_page
 
 PERSONA = "Answer for support engineers; name the setting to change."
 
 
 async def test_a_persona_joins_the_system_prompt_after_the_rules(embedder: Embedder) -> None:
-    llm = ScriptedLLM(
-        {
-            "grade relevance": by_keyword({"Rotate next to the key": 0.92}),
-            "answer with citations": "Open Settings › API keys and click Rotate [1].",
-            "check an answer": GOOD,
-        }
-    )
+    llm = rotating("Open Settings › API keys and click Rotate [1].")
     pipeline, _ = make(embedder, llm)
     _, done = await collect(pipeline, replace(ROTATE, persona=f"  {PERSONA}\n"))
     assert done.route is Route.KNOWLEDGE_BASE

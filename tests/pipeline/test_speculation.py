@@ -9,7 +9,7 @@ from __future__ import annotations
 from pipeline.events import AnswerDelta, Route
 from pipeline.ports import Embedder
 from tests.pipeline.scripted import HANG, ScriptedLLM, by_keyword
-from tests.pipeline.test_workflow import GOOD, ROTATE, ROTATE_URL, collect, make
+from tests.pipeline.test_workflow import GOOD, ROTATE, ROTATE_URL, collect, make, rotating
 
 ANSWER = "Open Settings › API keys and click Rotate [1]. The old key works for 24 hours [1]."
 
@@ -21,13 +21,7 @@ def generated(done_trace: object) -> dict[str, object]:
 async def test_an_answer_started_while_grading_is_used_when_the_grade_agrees(
     embedder: Embedder,
 ) -> None:
-    llm = ScriptedLLM(
-        {
-            "grade relevance": by_keyword({"Rotate next to the key": 0.92}),
-            "answer with citations": ANSWER,
-            "check an answer": GOOD,
-        }
-    )
+    llm = rotating(ANSWER)
     pipeline, _ = make(embedder, llm, speculate=True)
     events, done = await collect(pipeline, ROTATE)
 
@@ -75,13 +69,7 @@ async def test_a_grade_that_times_out_cancels_the_early_answer(embedder: Embedde
 
 
 async def test_off_by_default(embedder: Embedder) -> None:
-    llm = ScriptedLLM(
-        {
-            "grade relevance": by_keyword({"Rotate next to the key": 0.92}),
-            "answer with citations": ANSWER,
-            "check an answer": GOOD,
-        }
-    )
+    llm = rotating(ANSWER)
     pipeline, _ = make(embedder, llm)
     _, done = await collect(pipeline, ROTATE)
     assert "started_while_grading" not in generated(done.trace)

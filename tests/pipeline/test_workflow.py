@@ -101,13 +101,21 @@ def decision(done: Done, stage: str) -> str:
 ROTATE = Question("How do I rotate the API keys?")
 
 
-async def test_correct_answers_from_the_knowledge_base(embedder: Embedder) -> None:
-    llm = ScriptedLLM(
+def rotating(answer: str) -> ScriptedLLM:
+    """A model that grades the key-rotation passage relevant, answers ``answer`` and finds the
+    answer grounded and useful."""
+    return ScriptedLLM(
         {
             "grade relevance": by_keyword({"Rotate next to the key": 0.92}),
-            "answer with citations": "Open Settings › API keys and click Rotate [1]. The old key works for 24 hours [1].",
+            "answer with citations": answer,
             "check an answer": GOOD,
         }
+    )
+
+
+async def test_correct_answers_from_the_knowledge_base(embedder: Embedder) -> None:
+    llm = rotating(
+        "Open Settings › API keys and click Rotate [1]. The old key works for 24 hours [1]."
     )
     web = StubWeb([web_page()])
     pipeline, _ = make(embedder, llm, web=web)
@@ -137,13 +145,7 @@ async def test_a_stray_backtick_in_the_models_answer_hides_no_footnote(
 ) -> None:
     # nothing closes the backtick before "Rotate", so it is text and both markers resolve
     written = "Click `Rotate next to the key [1]. The old key works for 24 hours [1]."
-    llm = ScriptedLLM(
-        {
-            "grade relevance": by_keyword({"Rotate next to the key": 0.92}),
-            "answer with citations": written,
-            "check an answer": GOOD,
-        }
-    )
+    llm = rotating(written)
     pipeline, _ = make(embedder, llm)
     events, done = await collect(pipeline, ROTATE)
 
