@@ -348,11 +348,10 @@ class CitationStream:
 
     def _advance(self, text: str) -> None:
         """The line state after ``text``: the current line's indentation while it is only
-        spaces, else -1."""
-        newline = text.rfind("\n")
-        if newline >= 0:
-            tail = text[newline + 1 :]
-            self._indent = len(tail) if tail.strip(" ") == "" else -1
+        spaces, else -1. A line break is a stop character in every mode, so it always comes
+        alone."""
+        if text == "\n":
+            self._indent = 0
         elif self._indent >= 0:
             self._indent = self._indent + len(text) if text.strip(" ") == "" else -1
 
