@@ -375,6 +375,8 @@ def test_char_by_char_equals_whole_and_holdback_bound(text: str) -> None:
         # a definition line starts with at most three spaces
         ("x [3]: y", "x [1]: y"),
         ("   [3]: y", "   [3]: y"),
+        ("x\n   [3]: y", "x\n   [3]: y"),
+        ("x\n    [3]: y", "x\n    [1]: y"),
         ("    [3]: y", "    [1]: y"),
         ("[^3]: note\n[^3]", "[^3]: note\n[1]"),
         ("[3]\n[5]: x", "[1]\n[5]: x"),
