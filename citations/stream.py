@@ -469,15 +469,11 @@ class CitationStream:
                 continue
             # NORMAL mode: '[', ']' or '【'
             if char == "]":
-                if i + 1 >= n:
-                    if not final:
-                        break
-                    self._emit_text("]", out)
-                    i += 1
-                    continue
+                if i + 1 >= n and not final:
+                    break
                 self._emit_text("]", out)
                 i += 1
-                if buf[i] == "(":
+                if i < n and buf[i] == "(":
                     self._enter_link_dest(out)
                     i += 1
                 continue

@@ -138,6 +138,22 @@ def test_an_unclosed_code_span_is_read_again_at_the_end_of_the_text() -> None:
     assert [r.number for r in s.answer.references] == [1]
 
 
+def test_a_blank_line_releases_an_unclosed_code_span_at_once() -> None:
+    s = CitationStream(sources())
+    assert s.feed("Use `x [3]\n\nthen [5]") == "Use `x [1]\n\nthen "
+    assert s.close() == "[2]"
+
+
+def test_a_closing_bracket_waits_only_for_the_character_after_it() -> None:
+    # "](" opens a link destination; any other character shows it is text
+    s = CitationStream(sources())
+    assert s.feed("a]b") == "a]b"
+    assert s.feed("c]") == "c"
+    assert s.feed("(x [3]) [5]") == "](x [3]) "
+    assert s.close() == "[1]"
+    assert s.answer.text == "a]bc](x [3]) [1]"
+
+
 def test_a_code_span_is_held_for_at_most_the_documented_bound() -> None:
     # 256 characters: longer than any span a model writes, so its backticks were text
     text = "`" + "x" * 300 + " [3]` [5]"
