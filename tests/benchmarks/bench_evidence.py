@@ -208,9 +208,9 @@ def _doc_passages() -> list[tuple[str, str]]:
 
 def test_closeness_cost_per_question() -> None:
     """The bundled model itself, both arms: the grade of six passages, against closeness
-    (each passage and its title read token by token) then the same grade. The passages'
-    vectors come from the closeness's run, so the grade reuses them: what is added is the
-    titles' runs, the token states kept, and the matching."""
+    (each passage read token by token) then the same grade. The passages' and their
+    sentences' vectors come from the closeness's run, so the grade reuses them: what is added
+    is the token states kept and the matching."""
     rng = random.Random(11)
     passages = _doc_passages()
     questions = [
