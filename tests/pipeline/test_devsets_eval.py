@@ -50,7 +50,7 @@ def _marks(devset: DevSet) -> list[pytest.MarkDecorator]:
         marks.append(
             pytest.mark.skip(
                 reason="set CITEBOT_ALL_DEVSETS=1 (as .ci/run does) for the largest dev sets' "
-                "evaluations (about 90 s each on 2 cores)"
+                "evaluations (90 to 115 s each on 2 cores)"
             )
         )
     return marks
