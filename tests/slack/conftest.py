@@ -193,19 +193,26 @@ class Harness:
         return await self.post(json.dumps(wrapped), "application/json", headers, **signing)
 
     async def command(
-        self, text: str, *, channel: str = "C111", user: str = "U222", name: str | None = None
+        self,
+        text: str,
+        *,
+        channel: str = "C111",
+        user: str = "U222",
+        name: str | None = None,
+        channel_name: str | None = None,
     ) -> tuple[int, str, float]:
-        body = urllib.parse.urlencode(
-            {
-                "command": name or self.bot.settings.slash_command,
-                "text": text,
-                "user_id": user,
-                "team_id": TEAM,
-                "channel_id": channel,
-                "response_url": self.fake.response_url("cmd"),
-                "trigger_id": "1.2.3",
-            }
-        )
+        fields = {
+            "command": name or self.bot.settings.slash_command,
+            "text": text,
+            "user_id": user,
+            "team_id": TEAM,
+            "channel_id": channel,
+            "response_url": self.fake.response_url("cmd"),
+            "trigger_id": "1.2.3",
+        }
+        if channel_name is not None:
+            fields["channel_name"] = channel_name
+        body = urllib.parse.urlencode(fields)
         return await self.post(body, "application/x-www-form-urlencoded")
 
     async def click(

@@ -128,3 +128,25 @@ async def test_a_channel_can_make_slash_answers_ephemeral(make_harness):
     call = await h.fake.wait_for("response_url:cmd")
     assert call.params["response_type"] == "ephemeral"
     assert not h.fake.called("chat.postMessage") and not h.fake.called("chat.startStream")
+
+
+async def test_a_thread_the_bot_stayed_silent_in_is_not_its_thread(make_harness):
+    h = await make_harness(script=knows_keys_only, root=AUTO)
+    await h.event(message("what is the parental leave policy?", ts="6.1"))  # no answer
+    await h.event(message("how do I rotate the API key?", ts="6.5"))
+    await answered(h, "6.5")
+    await h.bot.drain()
+    # a colleague answers the asker under the question the bot left alone
+    reply = message(
+        "ask HR, they will know?", ts="6.2", thread_ts="6.1", parent_user_id="U222", user="U777"
+    )
+    await h.event(reply)
+    await h.event(message("how do I revoke an API key?", ts="6.6"))
+    await answered(h, "6.6")
+    await h.bot.drain()
+    assert posted_in(h, "6.1") == [], "the bot joined a thread it never answered in"
+    assert [q.text for q in h.answerer.questions] == [
+        "what is the parental leave policy?",
+        "how do I rotate the API key?",
+        "how do I revoke an API key?",
+    ]

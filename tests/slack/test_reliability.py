@@ -25,6 +25,20 @@ JUNK = {
         json.dumps({"type": "event_callback", "event_id": "Ev1", "event": "x"}),
         "application/json",
     ),
+    # Bolt reads a body that starts with "{" as JSON whatever the content type says
+    "JSON event sent as text": (
+        json.dumps({"type": "event_callback", "event_id": "Ev1", "event": [1, 2]}),
+        "text/plain",
+    ),
+    # Bolt reads the channel and the user before any listener runs, and a number breaks it
+    "event channel a number": (
+        json.dumps({"type": "event_callback", "event_id": "Ev1", "event": {"channel": 7}}),
+        "application/json",
+    ),
+    "action user a number": (
+        'payload={"type":"block_actions","user":7}',
+        "application/x-www-form-urlencoded",
+    ),
 }
 
 
@@ -195,3 +209,33 @@ async def test_signed_well_formed_requests_still_pass(make_harness):
     await h.fake.wait_for("chat.stopStream")
     await h.bot.drain()
     assert [q.text for q in h.answerer.questions] == ["what is the answer?"] * 2
+
+
+def _without(event: dict[str, object], key: str) -> dict[str, object]:
+    return {k: v for k, v in event.items() if k != key}
+
+
+#: signed, well-formed envelopes whose event no listener can read
+ODD_EVENTS = {
+    "mention without ts": _without(mention(ts="8.1"), "ts"),
+    "DM without ts": _without(message("hi?", ts="8.2", channel="D1", channel_type="im"), "ts"),
+    "mention with object text": {**mention(ts="8.3"), "text": {"a": 1}},
+    "DM with number text": {**message("x", ts="8.4", channel="D1", channel_type="im"), "text": 12},
+    "reply with number thread_ts": {**message("and then?", ts="8.5"), "thread_ts": 8.1},
+}
+
+
+@pytest.mark.parametrize("name", sorted(ODD_EVENTS))
+async def test_a_malformed_event_is_dropped_with_one_line(make_harness, caplog, name):
+    h = await make_harness()
+    caplog.set_level(logging.INFO)
+    status, _, _ = await h.event(ODD_EVENTS[name])
+    assert status == 200  # acked, so Slack does not retry it
+    # the next good event is answered: the odd one was handled before it, without a crash
+    await h.event(mention(ts="8.9"))
+    await h.fake.wait_for("chat.stopStream")
+    await h.bot.drain()
+    assert [q.text for q in h.answerer.questions] == ["what is the answer?"]
+    assert all(r.exc_info is None for r in caplog.records), "a traceback was logged"
+    noted = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(noted) == 1 and "malformed Slack" in noted[0], noted

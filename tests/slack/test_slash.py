@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 
 from bots.plugins import ChatCommand, CommandOption, CommandReply, PluginContext
 from bots.plugins.hookspecs import hookimpl
 from bots.plugins.manager import PluginHost
 from bots.settings.sections import PluginSettings
-from pipeline.question import Trigger
+from pipeline.events import Done, Progress, Route
+from pipeline.question import Question, Trigger
+from tests.slack.conftest import cited
 
 
 async def test_ask_acks_at_once_and_answers_in_a_thread_restating_the_question(make_harness):
@@ -50,6 +53,30 @@ async def test_ask_ephemeral_answers_through_response_url(make_harness):
     assert not h.fake.called("chat.postMessage") and not h.fake.called("chat.startStream")
 
 
+#: Slack's limit on a message's text; response_url takes five posts per command
+SLACK_TEXT_LIMIT = 40_000
+
+
+async def test_an_ephemeral_answer_too_long_for_five_posts_says_so(make_harness, caplog):
+    # six times what one message holds, in paragraphs that each cite their own source
+    paragraph = "word " * 1_000
+    refs = tuple((f"Page {i}", f"https://docs.example.com/p{i}") for i in range(1, 61))
+    parts = tuple((paragraph + "\n\n", (i % 60 + 1,)) for i in range(6 * SLACK_TEXT_LIMIT // 5_000))
+    long = cited(*parts, refs=refs)
+
+    async def script(question: Question) -> AsyncIterator[Progress]:
+        yield Done(long, Route.KNOWLEDGE_BASE, question=question.text)
+
+    h = await make_harness(script=script, slash_response="ephemeral")
+    await h.command("what is everything?")
+    await h.bot.drain()
+    call = await h.fake.wait_for("response_url:cmd")
+    posts = h.fake.called("response_url:cmd")
+    # never a cut answer: its sources come last, so a cut would drop the footnotes' targets
+    assert len(posts) == 1 and "too long" in call.params["text"] and "blocks" not in call.params
+    assert any("at most 5" in r.getMessage() for r in caplog.records)
+
+
 async def test_ask_without_text_shows_help(make_harness):
     h = await make_harness()
     status, body, _ = await h.command("")
@@ -60,6 +87,21 @@ async def test_ask_without_text_shows_help(make_harness):
 async def test_ask_in_a_disallowed_channel_says_so(make_harness):
     h = await make_harness(allowed_channels=["C999"])
     status, body, _ = await h.command("anything", channel="C111")
+    assert status == 200 and "not enabled" in json.loads(body)["text"]
+    await h.bot.drain()
+    assert h.answerer.questions == []
+
+
+async def test_ask_in_a_group_dm_obeys_allow_dms(make_harness):
+    h = await make_harness(allow_dms=False)
+    # Slack names a group DM's channel "mpdm-…" in the command's channel_name
+    status, body, _ = await h.command(
+        "what is the answer?", channel="G444", channel_name="mpdm-alice--bob--carol-1"
+    )
+    assert status == 200 and "not enabled" in json.loads(body)["text"]
+    status, body, _ = await h.command(
+        "what is the answer?", channel="D555", channel_name="directmessage"
+    )
     assert status == 200 and "not enabled" in json.loads(body)["text"]
     await h.bot.drain()
     assert h.answerer.questions == []

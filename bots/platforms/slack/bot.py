@@ -384,13 +384,18 @@ class SlackBot:
         A ``quiet`` one (auto-reply) shows nothing unless it gets an answer.
         """
         async with self.busy():
-            await self.remember_thread(target.channel, target.thread_ts)
+            if not quiet:
+                # before the answer shows: a reply while it streams is a follow-up
+                await self.remember_thread(target.channel, target.thread_ts)
             if not screened:
                 question = self.runtime.prepare(question)
             surface = ThreadSurface(client, self.settings, target)
             done = await Responder(self.runtime, surface).run(
                 question, screened=screened, quiet=quiet
             )
+            if quiet and done is not None:
+                # a silent auto-reply leaves the thread to the people in it
+                await self.remember_thread(target.channel, target.thread_ts)
             self.answered += 1
             return done
 

@@ -49,22 +49,41 @@ def _object(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+#: where Bolt looks for a user and a channel before any listener runs
+_NESTED = ("event", "message", "previous_message", "item", "assistant_thread")
+
+
+def _addressable(payload: dict[str, Any]) -> bool:
+    """Whether Bolt can read the user and channel of ``payload``: each is an id or an
+    object (it tests ``"id" in`` anything else, and a number raises)."""
+    if any(
+        payload.get(key) is not None and not isinstance(payload[key], str | dict)
+        for key in ("user", "channel")
+    ):
+        return False
+    return all(_addressable(payload[key]) for key in _NESTED if isinstance(payload.get(key), dict))
+
+
 def well_formed(body: bytes, content_type: str) -> bool:
     """What Bolt will parse is an object; an event envelope carries an event object."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    if content_type == "application/json":
+    # Bolt reads any body that starts with "{" as JSON, whatever its content type says
+    if content_type == "application/json" or text.startswith("{"):
         envelope = _object(text)
         if envelope is None:
             return False
-        if envelope.get("type") == "event_callback":
-            return isinstance(envelope.get("event"), dict)
-        return True
+        if envelope.get("type") == "event_callback" and not isinstance(envelope.get("event"), dict):
+            return False
+        return _addressable(envelope)
     form = parse_qs(text, keep_blank_values=True)
     payload = form.get("payload")
-    return payload is None or (len(payload) == 1 and _object(payload[0]) is not None)
+    if payload is None:
+        return True
+    parsed = _object(payload[0]) if len(payload) == 1 else None
+    return parsed is not None and _addressable(parsed)
 
 
 def _reject(request: web.Request, status: int, reason: str) -> web.Response:

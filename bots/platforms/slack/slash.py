@@ -27,7 +27,7 @@ from bots.plugins.commands import (
 from bots.plugins.context import plugin_context
 from bots.plugins.manager import commands_of
 from pipeline.events import Done
-from pipeline.question import Place, PlaceKind, Question, Trigger
+from pipeline.question import Place, Question, Trigger
 
 from .access import allowed, place_kind
 from .history import BotIdentity
@@ -40,6 +40,11 @@ log = logging.getLogger("citebot.slack")
 
 #: response_url takes at most 5 posts in 30 minutes
 MAX_RESPONSES = 5
+
+TOO_LONG = (
+    "Sorry, this answer is too long for a reply only you can see. "
+    "Mention me in a channel or a DM to get it whole."
+)
 
 
 async def handle_slash(
@@ -57,7 +62,7 @@ async def handle_slash(
     channel = command.get("channel_id")
     user = command.get("user_id") or "unknown"
     kind = place_kind(channel, channel_name=command.get("channel_name"))
-    if not allowed(bot.settings, team=team, channel=channel, dm=kind is PlaceKind.DM):
+    if not allowed(bot.settings, team=team, channel=channel, dm=kind.direct):
         await ack(
             response_type="ephemeral", text=f"Sorry, {bot.settings.app_name} is not enabled here."
         )
@@ -205,8 +210,17 @@ class EphemeralSurface:
 
     async def finish(self, done: Done, answer_id: str | None) -> None:
         rendered = render(done.answer, answer_id=answer_id)
+        if len(rendered.messages) > MAX_RESPONSES:
+            # the sources come last: a cut answer would show claims without their footnotes
+            log.warning(
+                "a private answer takes %d messages, response_url at most %d: not shown",
+                len(rendered.messages),
+                MAX_RESPONSES,
+            )
+            await self._say(TOO_LONG)
+            return
         try:
-            for i, message in enumerate(rendered.messages[:MAX_RESPONSES]):
+            for i, message in enumerate(rendered.messages):
                 await self.respond(
                     response_type="ephemeral",
                     replace_original=i == 0,
@@ -219,8 +233,11 @@ class EphemeralSurface:
             log.warning("response_url post failed: %s", exc.response.get("error"))
 
     async def fail(self) -> None:
+        await self._say(ERROR_TEXT)
+
+    async def _say(self, text: str) -> None:
         try:
-            await self.respond(response_type="ephemeral", replace_original=True, text=ERROR_TEXT)
+            await self.respond(response_type="ephemeral", replace_original=True, text=text)
         except SlackApiError as exc:
             log.warning("response_url post failed: %s", exc.response.get("error"))
 
