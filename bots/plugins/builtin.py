@@ -12,6 +12,7 @@ from bots.plugins.context import PluginContext
 from bots.plugins.hookspecs import hookimpl
 from citations.model import CitedAnswer
 from citations.render import CitationStyle, render_html, render_markdown, render_text
+from citations.render.safe import defang
 from connectors.errors import ConnectorError
 
 if TYPE_CHECKING:
@@ -57,7 +58,8 @@ async def show_sources(context: PluginContext) -> CommandReply:
     for collection, items in sorted(by_collection.items()):
         lines.append(f"*{collection}* ({len(items):,})")
         for entry in items[: max(0, limit - shown)]:
-            title = entry.title or entry.key
+            # a title is the document's own text: it may name a link, never be one
+            title = defang(entry.title or entry.key)
             lines.append(f"• {title} <{entry.url}>" if entry.url else f"• {title}")
             shown += 1
     if shown < len(entries):

@@ -797,7 +797,15 @@ class FakeDiscord:
             interaction.original.update(fields)
             interaction.original["flags"] = interaction.original.get("flags", 0) & ~128
             return _json(interaction.original)
+        original = interaction.original
         if method == "POST" and len(parts) == 3:
+            if original is not None and original.get("flags", 0) & 128:
+                # the first followup after a deferred response *is* that response: it
+                # replaces "thinking…" and keeps its visibility, whatever flags it sends
+                # (discord-api-docs#2860)
+                original.update({k: v for k, v in fields.items() if k != "flags"})
+                original["flags"] &= ~128
+                return _json(original)
             m = self._message(
                 interaction.channel_id,
                 body.get("content") or "",
@@ -811,4 +819,20 @@ class FakeDiscord:
             m = self.get_message(parts[4])
             m.update(fields)
             return _json(m)
+        if method == "DELETE" and len(parts) == 5:
+            shown = original if parts[4] == "@original" else None
+            if shown is None:
+                shown = next((m for m in interaction.followups if m["id"] == parts[4]), None)
+            if shown is None or not self._drop(shown):
+                return _json({"message": "Unknown Message", "code": 10008}, status=404)
+            if shown is original:
+                interaction.original = None
+            return web.Response(status=204)
         return _not_found()
+
+    def _drop(self, message: dict[str, Any]) -> bool:
+        shown = self.messages.get(message["channel_id"], [])
+        if message not in shown:
+            return False
+        shown.remove(message)
+        return True

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 
 import pytest
 
+from bots.plugins import ChatCommand, CommandReply, PluginContext
 from bots.plugins.manager import PluginHost
 from bots.settings.sections import PluginSettings
 from bots.testing.discord_api import USER_ID, FakeDiscord
@@ -14,6 +16,7 @@ from connectors.errors import ServiceError
 from pipeline.events import Done, Progress, Route, Status
 from pipeline.question import Question
 from tests.discord.conftest import GUIDE, StartBot, cited, streamed
+from tests.plugins.hosts import host_with
 
 EDIT = r"/channels/\d+/messages/\d+"
 
@@ -148,6 +151,47 @@ async def test_plugin_commands_become_typed_app_commands(
     await fake.wait_for(lambda: len(fake.find("POST", r"/interactions/\d+/[^/]+/callback")) == 2)
     public = fake.find("POST", r"/interactions/\d+/[^/]+/callback")[1]
     assert not public.json["data"].get("flags", 0) & 64
+
+
+async def test_a_slow_public_plugin_reply_stays_public(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
+    release = asyncio.Event()
+
+    async def status(context: PluginContext) -> CommandReply:
+        await release.wait()  # slower than the interaction's first response may be
+        return CommandReply("The build is green.", ephemeral=False)
+
+    await start_bot(plugins=host_with(ChatCommand("status", "Build status.", status)))
+    interaction = await fake.slash("status", {})
+    deferred = await fake.wait_call("POST", r"/interactions/\d+/[^/]+/callback", within=10)
+    assert deferred.json["type"] == 5  # "thinking…", private
+    release.set()
+    await fake.wait_call("DELETE", r"/webhooks/\d+/[^/]+/messages/@original")
+    shown = fake.messages.get(interaction.channel_id, [])
+    assert [m["content"] for m in shown] == ["The build is green."]
+    assert not shown[0]["flags"] & 64, "the reply everyone should see is private"
+
+
+#: Discord's limit on a message's content
+DISCORD_CONTENT_LIMIT = 2000
+
+
+async def test_a_long_plugin_reply_is_cut_between_words_never_in_a_link(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
+    link = "https://docs.example.com/a/long/path/to/document-number-048"
+
+    async def listing(context: PluginContext) -> CommandReply:
+        return CommandReply("x" * 1990 + f" {link} and more words", ephemeral=False)
+
+    await start_bot(plugins=host_with(ChatCommand("listing", "A long listing.", listing)))
+    interaction = await fake.slash("listing", {})
+    await fake.wait_for(lambda: len(fake.messages.get(interaction.channel_id, [])) == 2)
+    shown = [m["content"] for m in fake.messages[interaction.channel_id]]
+    assert all(len(text) <= DISCORD_CONTENT_LIMIT for text in shown)
+    assert shown[1].startswith(f"<{link}>"), shown[1][:80]
+    assert all(text.count("<") == text.count(">") for text in shown)
 
 
 async def test_without_message_content_the_intent_is_off_and_logged_once(

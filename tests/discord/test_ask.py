@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
+
+import pytest
 
 from bots.testing.discord_api import CHANNEL_ID, OTHER_CHANNEL_ID, USER_ID, FakeDiscord
 from pipeline.events import Progress, Status
@@ -145,3 +148,31 @@ async def test_expiring_ephemeral_answer_continues_in_a_dm(
     )
     assert fake.find("POST", r"/users/@me/channels")
     assert not fake.find("POST", rf"/channels/{CHANNEL_ID}/messages"), "never made public"
+
+
+CALLBACK = r"/interactions/\d+/[^/]+/callback"
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("ask", {}),  # the required question missing
+        ("retired", {"a": "b"}),  # a command Discord still shows, no longer registered
+    ],
+)
+async def test_a_command_unlike_the_registered_ones_gets_a_private_line(
+    start_bot: StartBot,
+    fake: FakeDiscord,
+    caplog: pytest.LogCaptureFixture,
+    name: str,
+    options: dict[str, str],
+) -> None:
+    h = await start_bot()
+    await fake.slash(name, options)
+    reply = await fake.wait_call("POST", CALLBACK)
+    assert reply.json["type"] == 4 and reply.json["data"]["flags"] & 64
+    assert "changed since Discord last loaded it" in reply.json["data"]["content"]
+    assert h.answerer.questions == []
+    assert all(r.exc_info is None for r in caplog.records), "a traceback was logged"
+    noted = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(noted) == 1 and noted[0].startswith(f"/{name} does not match"), noted

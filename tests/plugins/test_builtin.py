@@ -148,3 +148,26 @@ async def test_sources_with_an_unreadable_manifest(
     (tmp_path / "manifest.sqlite").write_bytes(b"this is not a database" * 100)
     reply = await run(make_runtime(data_dir=tmp_path), "sources", DISCORD)
     assert reply.text.startswith("I can't list the knowledge base right now (")
+
+
+async def test_sources_titles_never_become_links(
+    make_runtime: Callable[..., Runtime], tmp_path: Path
+) -> None:
+    with Manifest(tmp_path, "lancedb") as manifest:
+        manifest.put(
+            Entry(
+                "eng",
+                "reset.md",
+                "docs/",
+                "f1",
+                3,
+                "https://docs.example/reset.md",
+                "[Reset your password](https://phish.example/login) or https://evil.example/x",
+                "md",
+            )
+        )
+    reply = await run(make_runtime(data_dir=tmp_path), "sources", DISCORD)
+    listed = reply.text.splitlines()[-1]
+    assert "](" not in listed and "https://evil" not in listed, listed
+    assert listed.endswith(" <https://docs.example/reset.md>"), "the source's own link stays"
+    assert "Reset your password" in listed and "phish.example/login" in listed

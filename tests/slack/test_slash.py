@@ -6,11 +6,9 @@ import json
 from collections.abc import AsyncIterator
 
 from bots.plugins import ChatCommand, CommandOption, CommandReply, PluginContext
-from bots.plugins.hookspecs import hookimpl
-from bots.plugins.manager import PluginHost
-from bots.settings.sections import PluginSettings
 from pipeline.events import Done, Progress, Route
 from pipeline.question import Question, Trigger
+from tests.plugins.hosts import host_with
 from tests.slack.conftest import cited
 
 
@@ -114,19 +112,6 @@ async def test_ask_when_the_bot_is_not_in_the_channel(make_harness):
     call = await h.fake.wait_for("response_url:cmd")
     assert call.params["response_type"] == "ephemeral" and "/invite" in call.params["text"]
     assert h.answerer.questions == []
-
-
-def host_with(*commands: ChatCommand) -> PluginHost:
-    """A real plugin host holding only ``commands``."""
-
-    class Commands:
-        @hookimpl
-        def register_commands(self) -> list[ChatCommand]:
-            return list(commands)
-
-    host = PluginHost(PluginSettings(entry_points=False, disable=["builtin"]))
-    host.register(Commands(), name="test-commands")
-    return host
 
 
 async def test_ask_name_routes_to_a_plugin_command(make_harness):

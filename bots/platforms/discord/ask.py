@@ -15,7 +15,7 @@ from discord.ext import commands
 from bots.platforms.base import Responder
 from bots.platforms.discord.places import NO_PINGS, is_allowed, place_of
 from bots.platforms.discord.ports import DiscordAdapter
-from bots.platforms.discord.responder import FAILED, MessageSurface
+from bots.platforms.discord.responder import MessageSurface
 from bots.platforms.discord.surfaces import InteractionCanvas
 from pipeline.question import Question, Trigger
 
@@ -57,20 +57,3 @@ class AskCog(commands.Cog):
         )
         shown = MessageSurface(canvas, interval=settings.edit_interval)
         await Responder(runtime, shown).run(asked)
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        log.error(
-            "/%s failed", interaction.command.name if interaction.command else "?", exc_info=error
-        )
-        text = FAILED
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
-            else:
-                await interaction.response.send_message(
-                    text, ephemeral=True, allowed_mentions=NO_PINGS
-                )
-        except discord.HTTPException:
-            log.debug("could not report the failure to the user", exc_info=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import re
 from collections.abc import Callable, Coroutine
 from typing import Any, Literal
 
@@ -28,6 +29,7 @@ from bots.plugins.commands import (
 )
 from bots.plugins.context import plugin_context
 from bots.plugins.manager import commands_of
+from citations.render.pieces import Piece, join, pack
 from pipeline.question import Trigger
 
 log = logging.getLogger("citebot.discord")
@@ -134,13 +136,25 @@ async def run_chat_command(
         if reply.ephemeral:
             await interaction.edit_original_response(content=first, allowed_mentions=NO_PINGS)
         else:
-            # a deferred response stays ephemeral: post the public reply, drop the placeholder
+            # the deferred response stays private, and the first followup would only replace
+            # it: settle it first, so the public reply is a message of its own, then drop it
+            await interaction.edit_original_response(content="Done.", allowed_mentions=NO_PINGS)
             await interaction.followup.send(first, ephemeral=False, allowed_mentions=NO_PINGS)
             await interaction.delete_original_response()
     for more in rest:
         await interaction.followup.send(more, ephemeral=reply.ephemeral, allowed_mentions=NO_PINGS)
 
 
+#: a link wrapped so that it shows no preview: cut through, it would link what is left of it
+_WRAPPED_LINK = re.compile(r"(<[^<>\s]+>)")
+
+
 def _chunks(reply: CommandReply) -> list[str]:
+    """The reply in messages Discord takes, cut between lines or words, never in a link."""
     text = no_previews(reply.text) or "Done."
-    return [text[i : i + CONTENT_LIMIT] for i in range(0, len(text), CONTENT_LIMIT)]
+    pieces = [
+        Piece(part, atom=bool(_WRAPPED_LINK.fullmatch(part)))
+        for part in _WRAPPED_LINK.split(text)
+        if part
+    ]
+    return [join(chunk) for chunk in pack(pieces, CONTENT_LIMIT)]

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bots.platforms.discord.feedback import VoteButton, WhySelect, on_reason_submitted
 from bots.platforms.discord.places import NO_PINGS
 from bots.platforms.discord.threads import FILE, RecentIds, StoredThreads
+from bots.platforms.discord.tree import CitebotTree
 from bots.settings import SettingsError
 from bots.settings.sections import DiscordSettings
 from connectors.errors import ConnectorError
@@ -83,6 +84,7 @@ class CitebotBot(commands.Bot):
             intents=intents_for(settings.discord),
             help_command=None,
             allowed_mentions=NO_PINGS,
+            tree_cls=CitebotTree,
             **options,
         )
         self.settings = settings
