@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, SecretStr
 
+from bots.settings.schema import MASK
 from pipeline.errors import one_line
 
 if TYPE_CHECKING:
@@ -34,7 +35,6 @@ __all__ = [
     "secrets_of",
 ]
 
-MASK = "**********"
 
 request_id: ContextVar[str | None] = ContextVar("citebot_request_id", default=None)
 

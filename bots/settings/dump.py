@@ -14,12 +14,11 @@ from typing import Any
 from pydantic import BaseModel, SecretStr
 
 from .origins import Origins, env_name
-from .schema import Path, node_of
+from .schema import MASK, Path, node_of
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 #: keys of free-form options (reader args) whose values are credentials
 _SECRET_KEY = re.compile(r"(?i)token|secret|password|api_?key|credential")
-MASK = "**********"
 
 
 def toml_key(key: str) -> str:
@@ -78,7 +77,7 @@ class _Writer:
         if isinstance(value, SecretStr):
             origin = self.origins.of(path) if self.origins else None
             where = f", from {origin}" if origin else f", e.g. from env {env_name(path)}"
-            self.lines.append(f'# {key} = "**********"  # secret{where}')
+            self.lines.append(f'# {key} = "{MASK}"  # secret{where}')
         elif value is None:
             self.lines.append(f"# {key} = (unset)")
         else:

@@ -19,7 +19,16 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .schema import Path, leaf_paths, model_at, section_paths, unknown_keys, walk_keys
+from .schema import (
+    MASK,
+    Path,
+    is_secret,
+    leaf_paths,
+    model_at,
+    section_paths,
+    unknown_keys,
+    walk_keys,
+)
 
 ENV_PREFIX = "CITEBOT_"
 DELIMITER = "__"
@@ -211,7 +220,8 @@ def describe_error(model: type[BaseModel], error: Mapping[str, Any], origins: Or
     loc = tuple(str(p) for p in error["loc"] if p != "function-after")
     msg = str(error["msg"]).removeprefix("Value error, ")
     if "input" in error and not isinstance(error["input"], dict | list):
-        msg = f"{msg} (got {error['input']!r})"
+        shown = MASK if is_secret(model, loc) else repr(error["input"])
+        msg = f"{msg} (got {shown})"
     section = model_at(model, loc)
     if section is None:
         origin = origins.of(loc)

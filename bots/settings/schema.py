@@ -8,9 +8,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Union, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, SecretStr
 
 Path = tuple[str, ...]
+
+#: what is shown in place of a secret's value
+MASK = "**********"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,15 @@ def leaf_paths(model: type[BaseModel], prefix: Path = ()) -> Iterator[Path]:
             yield from leaf_paths(node.model, (*prefix, name))
         else:
             yield (*prefix, name)
+
+
+def is_secret(model: type[BaseModel], path: Path) -> bool:
+    """Whether the setting at ``path`` holds a secret, whose value is never shown."""
+    if not path:
+        return False
+    parent, unknown = walk_keys(model, path[:-1])
+    field = parent.model.model_fields.get(path[-1]) if parent.model and not unknown else None
+    return field is not None and _unwrap(field.annotation) is SecretStr
 
 
 def section_paths(model: type[BaseModel], prefix: Path = ()) -> Iterator[Path]:

@@ -62,6 +62,26 @@ def test_secrets_never_print(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "very-secret-token" not in str(settings.masked())
 
 
+@pytest.mark.parametrize(
+    "where",
+    ["toml", "env"],
+)
+def test_a_secret_of_the_wrong_type_is_refused_without_its_value(where: str) -> None:
+    env = None
+    if where == "toml":
+        Path("citebot.toml").write_text(
+            "[slack]\nsigning_secret = 0xDEADBEEF\n[feedback]\nuser_salt = 918273645\n",
+            encoding="utf-8",
+        )
+    else:
+        env = {"CITEBOT_WEB": '{"tavily_api_key": 987654321}'}
+    result = _config(env=env)
+    assert result.exit_code == 2, result.output
+    for value in ("DEADBEEF", "3735928559", "918273645", "987654321"):
+        assert value not in result.output, result.output
+    assert "(got **********)" in result.stderr
+
+
 def test_crossed_thresholds_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CITEBOT_PIPELINE__LOWER", "0.9")
     with pytest.raises(SettingsError) as caught:
