@@ -40,8 +40,8 @@ log = logging.getLogger("citebot.limits")
 
 Limit = Literal["user", "channel", "auto_reply", "daily"]
 
-#: Local questions (the console, ``citebot ask``) are the operator's own.
-UNLIMITED_PLATFORMS = frozenset({"cli"})
+#: Local questions (``citebot ask`` and ``citebot chat``, the console) are the operator's own.
+UNLIMITED_PLATFORMS = frozenset({"cli", "console"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,18 +3,22 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 import redis
 
 from bots.core.limits import MemoryLimiter, RedisLimiter, Refusal, build_limiter, human_wait
 from bots.ops import metrics
+from bots.platforms.console import Conversation
 from bots.settings import load_settings
 from bots.settings.sections import LimitSettings
 from pipeline.question import Place, Question, Trigger
 from tests.fakes.redis_server import free_port
 from tests.fakes.redis_server import kind as redis_kind
+
+if TYPE_CHECKING:
+    from bots.core.runtime import Runtime
 
 
 class Clock:
@@ -224,3 +228,12 @@ def test_build_limiter_picks_the_backend(redis_url: str) -> None:
 )
 def test_human_wait(seconds: float, text: str) -> None:
     assert human_wait(seconds) == text
+
+
+async def test_citebot_chat_is_never_limited(make: LimiterFactory) -> None:
+    strict = make(limits(user_burst=1, user_per_minute=1))
+    # the place every question typed at ``citebot chat`` comes from
+    place = Conversation(cast("Runtime", None)).place
+    for _ in range(5):
+        question = Question("why?", asker="console", place=place, trigger=Trigger.MENTION)
+        assert await strict.check(question) is None
