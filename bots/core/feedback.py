@@ -197,9 +197,8 @@ class FeedbackStore:
     def __init__(self, path: Path | str, settings: FeedbackSettings | None = None) -> None:
         self.path = Path(path)
         self.settings = settings
+        # FeedbackSettings refuses hash_users without a salt
         self._salt = settings.user_salt if settings is not None and settings.hash_users else None
-        if settings is not None and settings.hash_users and self._salt is None:
-            raise ValueError("feedback.user_salt is required when feedback.hash_users is on")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # one connection, serialised: votes are rare and SQLite writers serialise anyway
         self._lock = threading.Lock()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 
 class SlackSettings(BaseModel):
@@ -190,6 +190,16 @@ class OpsSettings(BaseModel):
 
     redis_url: SecretStr | None = None
     """Redis for dedupe and limits across replicas (secret)"""
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_scheme(cls, value: SecretStr | None) -> SecretStr | None:
+        # redis-py refuses any other scheme, but only when the first question arrives
+        schemes = ("redis://", "rediss://", "unix://")
+        if value is not None and not value.get_secret_value().startswith(schemes):
+            raise ValueError("must start with redis://, rediss:// or unix://")
+        return value
+
     dedupe_ttl: float = Field(600.0, gt=0)
     """seconds a delivered event id is remembered"""
     lease_ttl: float = Field(30.0, gt=0)
@@ -235,6 +245,12 @@ class FeedbackSettings(BaseModel):
     """salt for hash_users (secret); required when hash_users is on"""
     insights_token: SecretStr | None = None
     """bearer token for the ops server's /insights page (secret); unset = page off"""
+
+    @model_validator(mode="after")
+    def _salted(self) -> FeedbackSettings:
+        if self.hash_users and self.user_salt is None:
+            raise ValueError("feedback.user_salt is required when feedback.hash_users is on")
+        return self
 
 
 class AttachmentSettings(BaseModel):

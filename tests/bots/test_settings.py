@@ -82,6 +82,19 @@ def test_a_secret_of_the_wrong_type_is_refused_without_its_value(where: str) -> 
     assert "(got **********)" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"CITEBOT_FEEDBACK__HASH_USERS": "true"}, "feedback.user_salt is required"),
+        ({"CITEBOT_OPS__REDIS_URL": "localhost:6379"}, "must start with redis://"),
+    ],
+)
+def test_config_refuses_what_the_first_question_would(env: dict[str, str], said: str) -> None:
+    line = _one_line_error(_config(env=env))
+    assert said in line and next(iter(env)) in line
+    assert "localhost:6379" not in line, "a Redis URL may hold a password"
+
+
 def test_crossed_thresholds_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CITEBOT_PIPELINE__LOWER", "0.9")
     with pytest.raises(SettingsError) as caught:
