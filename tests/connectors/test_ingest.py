@@ -143,6 +143,19 @@ def test_corrupt_files_are_skipped_and_the_rest_ingested(
     assert report.added == 3
 
 
+def test_links_that_lead_nowhere_are_skipped_and_the_rest_ingested(
+    lance_store: LanceKnowledgeStore, data_dir: Path, docs: Path
+) -> None:
+    (docs / "loop.md").symlink_to("loop.md")
+    (docs / "gone.md").symlink_to("nowhere.md")
+    report = _ingest(lance_store, data_dir, docs)
+    assert {s.key: s.reason.split(":")[0] for s in report.skipped} == {
+        "gone.md": "cannot read",
+        "loop.md": "cannot read",
+    }
+    assert report.added == 3
+
+
 async def test_interrupted_ingest_leaves_a_consistent_store(
     lance_store: LanceKnowledgeStore, data_dir: Path, docs: Path
 ) -> None:

@@ -118,7 +118,6 @@ def read_folder(
     labels = _rst_labels(files)
     for path in files:
         relative = path.relative_to(anchor_dir).as_posix()
-        key = path.resolve().as_uri()
         kind = kind_of(path.name)
         if kind is None:
             # Images and the like sit next to docs all the time; only a file named
@@ -129,9 +128,13 @@ def read_folder(
                 log.info("ignoring %s: not %s", relative, "/".join(SUFFIXES))
             continue
         try:
+            key = path.resolve(strict=True).as_uri()
             data = path.read_bytes()
         except OSError as exc:
             yield Skipped(relative, f"cannot read: {exc.strerror or exc}")
+            continue
+        except RuntimeError as exc:  # a symlink loop, before Python 3.13
+            yield Skipped(relative, f"cannot read: {exc}")
             continue
         try:
             document = parse_bytes(
