@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -38,6 +39,11 @@ def friendly(func: F) -> F:
             return func(*args, **kwargs)
         except KeyboardInterrupt:
             fail("interrupted; nothing half-written was kept", 130)
+        except BrokenPipeError:
+            # the reader went away (``citebot config | head -1``): nothing left to say, and
+            # Python's last flush of stdout must not complain about it either
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
         except Exception as exc:

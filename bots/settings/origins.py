@@ -105,6 +105,8 @@ def read_toml(path: FilePath) -> tuple[dict[str, Any], list[str]]:
             return tomllib.load(f), []
     except tomllib.TOMLDecodeError as exc:
         return {}, [f"{path}: not valid TOML: {exc}"]
+    except UnicodeDecodeError as exc:
+        return {}, [f"{path}: not valid TOML: not UTF-8 (byte {exc.start})"]
     except OSError as exc:
         return {}, [f"{path}: cannot be read: {exc.strerror}"]
 

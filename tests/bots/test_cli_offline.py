@@ -341,3 +341,22 @@ def test_an_offline_question_does_not_import_llama_index_core(kb: dict[str, str]
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["route"] == "knowledge_base"
     assert json.loads(run.stderr.strip().splitlines()[-1]) == []
+
+
+def test_a_reader_that_stops_early_gets_a_quiet_exit(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CITEBOT_")}
+    env["CITEBOT_DATA_DIR"] = str(tmp_path / "d")
+    # ``citebot config | head -1``: the reader closes the pipe after one line
+    with subprocess.Popen(
+        [sys.executable, "-c", "from bots.cli import main; main()", "config"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=tmp_path,
+    ) as run:
+        assert run.stdout is not None and run.stderr is not None
+        assert run.stdout.readline()
+        run.stdout.close()
+        stderr = run.stderr.read().decode()
+        assert run.wait(timeout=60) == 1
+    assert stderr == "", stderr

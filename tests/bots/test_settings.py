@@ -124,6 +124,12 @@ def test_a_misspelt_section_is_refused_not_ignored() -> None:
     assert "did you mean [access]?" in line
 
 
+def test_a_toml_file_that_is_not_utf8_names_the_file() -> None:
+    Path("citebot.toml").write_bytes(b"\xff\xfe[pipeline]\n")
+    line = _one_line_error(_config())
+    assert "citebot.toml" in line and "not UTF-8" in line
+
+
 def test_a_misspelt_toml_key_names_the_file_and_the_key() -> None:
     Path("citebot.toml").write_text("[pipeline]\ntopk = 9\n", encoding="utf-8")
     line = _one_line_error(_config())
