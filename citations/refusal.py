@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-_MARKERS = re.compile(r"\[\^?\d+(?:\s*[,;]\s*\d+)*\](?:\(id=\d+\))?|【[^】]*】")
+from citations.markers import MARKERS as _MARKERS
 
 _PATTERNS = re.compile(
     r"""

@@ -135,7 +135,8 @@ _LISTING = re.compile(
     r"^[ \t]*(?::::[ \t]+[\w.]+[ \t]*(?:\n[ \t]+\S.*)*|(?::::|\?\?\?|!!!).*)$", re.M
 )
 #: words joined into one compound by dots, hyphens, slashes or underscores: ``test.pypi.org``
-_COMPOUND = re.compile(r"\w+(?:[./_-]\w+)+")
+# from the start of a word only: tried at every letter of a long token, it takes quadratic time
+_COMPOUND = re.compile(r"(?<!\w)\w+(?:[./_-]\w+)+")
 #: a major version as a release names it ("3.0", "3.x", "Prometheus v3.9"): what the asker
 #: calls "v3"
 _MAJOR = re.compile(r"(?<![\w.])v?(\d+)\.(?:x\b|\d)")

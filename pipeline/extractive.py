@@ -40,7 +40,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from citations.markers import without_markers
 from citations.model import Source
+from citations.render.pieces import outside_code
 from citations.sentences import sentences
 from pipeline.config import PipelineSettings
 from pipeline.evidence import Lexicon, evidence
@@ -923,7 +925,8 @@ def _cited(picks: Sequence[Pick], position: dict[tuple[int, int], int]) -> str:
         )
         if pick.term and not said:
             out += f"`{pick.term}`: "
-        out += _flat(_closed_code(shown(pick.text)))
+        # a document's own "[2]" would read as this answer's footnote 2
+        out += _flat(outside_code(_closed_code(shown(pick.text)), without_markers))
         if after is None or after.kind == "code" or not _next(pick, after, position):
             out += f" [{pick.source_id}]"
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -1154,3 +1155,14 @@ def test_a_lower_case_name_by_its_place_in_the_question() -> None:
     # a go-between with an article is a kind of one, not its name
     assert not asked("I expose it through a tunnel, can a consumer connect?").placed
     assert FOLDED + "ssh" in asked("can routes go via ssh to the cluster?").placed
+
+
+def test_long_unbroken_tokens_cost_linear_time() -> None:
+    # a minified file or a base64 blob is one token thousands of characters long; the
+    # statistics are rebuilt after every write while questions wait for them
+    blob = "x" * 4_000
+    started = time.perf_counter()
+    lexicon = Lexicon.build([blob] * 20 + ["see test.pypi.org first"])
+    elapsed = time.perf_counter() - started
+    assert lexicon.known("=testpypiorg") or lexicon.known("~pypi")
+    assert elapsed < 1.0, f"{elapsed:.2f} s for 80,000 characters"

@@ -863,3 +863,12 @@ def test_a_unit_is_said_once_however_its_lines_are_wrapped() -> None:
     assert _once([item, inside, block]) == [item, block]
     # of two alike, the first is kept; code is shown as it is, never folded into prose
     assert _once([same, again, echoed, block]) == [same, echoed, block]
+
+
+async def test_a_documents_own_reference_numbers_never_become_footnotes(
+    embedder: Embedder,
+) -> None:
+    retention = "## Log retention\n\nLogs are kept for 30 days [2] unless you change `log[2]`."
+    text = await answer("how long are logs kept?", [source(retention, 1)], embedder)
+    # the page's "[2]" points at the page's own references, not at this answer's source 2
+    assert text == "Logs are kept for 30 days unless you change `log[2]`. [1]"
