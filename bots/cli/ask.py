@@ -96,6 +96,18 @@ def nothing_ingested(ctx: click.Context) -> str | None:
     )
 
 
+def require_knowledge(ctx: click.Context) -> None:
+    """Stop with one line when there is nothing to answer from, unless web search stands in."""
+    with spinner(LOADING):
+        empty = nothing_ingested(ctx)
+    if empty is None:
+        return
+    settings = settings_from(ctx)
+    if not (settings.web.enabled and settings.web.tavily_api_key is not None):
+        fail(empty)
+    click.echo(f"citebot: {empty}; answering from the web alone", err=True)
+
+
 @cli.command("ask")
 @click.argument("question", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -119,13 +131,7 @@ def ask_command(
     text = " ".join(question).strip()
     if not text:
         fail("the question is empty; ask something, e.g. citebot ask 'How do I rotate a key?'", 2)
-    with spinner(LOADING):
-        empty = nothing_ingested(ctx)
-    if empty is not None:
-        settings = settings_from(ctx)
-        if not (settings.web.enabled and settings.web.tavily_api_key is not None):
-            fail(empty)
-        click.echo(f"citebot: {empty}; answering from the web alone", err=True)
+    require_knowledge(ctx)
     runtime = load_runtime(ctx)
     import asyncio
 

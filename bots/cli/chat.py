@@ -36,6 +36,9 @@ def line_editing(history: Path) -> Iterator[None]:
 @friendly
 def chat_command(ctx: click.Context) -> None:
     """A conversation in the terminal, with follow-ups and /commands."""
+    from bots.cli.ask import require_knowledge
+
+    require_knowledge(ctx)
     runtime = load_runtime(ctx)
     import asyncio
 

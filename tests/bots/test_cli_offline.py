@@ -220,9 +220,12 @@ def test_a_missing_llm_key_stops_the_command_with_one_line(tmp_path: Path) -> No
     assert "env CITEBOT_LLM__PROVIDER" in line
 
 
-def test_ask_on_an_empty_store_says_what_to_ingest(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", [["ask", "How do I rotate an API key?"], ["chat"]])
+def test_ask_and_chat_on_an_empty_store_say_what_to_ingest(
+    tmp_path: Path, command: list[str]
+) -> None:
     result = CliRunner().invoke(
-        cli, ["ask", "How do I rotate an API key?"], env={"CITEBOT_DATA_DIR": str(tmp_path)}
+        cli, command, env={"CITEBOT_DATA_DIR": str(tmp_path)}, input="how do I rotate a key?\n"
     )
     assert result.exit_code == 1
     (line,) = result.stderr.strip().splitlines()
