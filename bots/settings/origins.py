@@ -23,6 +23,7 @@ from .schema import (
     MASK,
     Path,
     is_secret,
+    is_structured,
     leaf_paths,
     model_at,
     section_paths,
@@ -146,6 +147,12 @@ def check_env(
             unknown = _unknown_in_json(model, keys, value)
         if unknown is None:
             names[keys] = raw
+            flaw = _not_json(model, keys, value)
+            if flaw is not None:
+                problems.append(
+                    f"{where}{raw}: a list, a map or a section is written as JSON "
+                    f'(["a", "b"] or {{"key": "value"}}): {flaw}'
+                )
             continue
         if unknown.path[: len(keys)] == keys and unknown.path != keys:  # inside a JSON value
             fix = unknown.suggestion()
@@ -161,6 +168,18 @@ def check_env(
             + (f"; did you mean {hint}?" if hint else f"; {TABLE_HINT}")
         )
     return problems, names
+
+
+def _not_json(model: type[BaseModel], keys: Path, value: str) -> str | None:
+    """Why ``value`` cannot be the JSON that a section, list or map at ``keys`` is read
+    from (pydantic-settings would only name the section), or None."""
+    if not is_structured(model, keys):
+        return None
+    try:
+        json.loads(value)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def _unknown_in_json(model: type[BaseModel], keys: Path, value: str) -> Any:

@@ -124,6 +124,20 @@ def is_secret(model: type[BaseModel], path: Path) -> bool:
     return field is not None and _unwrap(field.annotation) is SecretStr
 
 
+def is_structured(model: type[BaseModel], path: Path) -> bool:
+    """Whether the setting at ``path`` is a section, a list or a map: from the environment,
+    pydantic-settings reads it as JSON."""
+    node, unknown = walk_keys(model, path)
+    if unknown is not None:
+        return False
+    if node.model is not None or node.named is not None or node.free_keys:
+        return True
+    parent, _ = walk_keys(model, path[:-1])
+    field = parent.model.model_fields.get(path[-1]) if path and parent.model else None
+    shape = get_origin(_unwrap(field.annotation)) if field is not None else None
+    return shape in (list, dict, tuple, set, frozenset)
+
+
 def section_paths(model: type[BaseModel], prefix: Path = ()) -> Iterator[Path]:
     for name, field in model.model_fields.items():
         node = node_of(field.annotation)

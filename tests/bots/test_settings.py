@@ -95,6 +95,19 @@ def test_config_refuses_what_the_first_question_would(env: dict[str, str], said:
     assert "localhost:6379" not in line, "a Redis URL may hold a password"
 
 
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"CITEBOT_WEB__INCLUDE_DOMAINS": "docs.example.com,example.org"},
+        {"CITEBOT_WEB": "{"},
+        {"CITEBOT_ACCESS__SCOPES": "slack:T1/C1=eng"},
+    ],
+)
+def test_a_structured_setting_that_is_not_json_names_its_variable(env: dict[str, str]) -> None:
+    line = _one_line_error(_config(env=env))
+    assert line.startswith(f"citebot: env {next(iter(env))}: ") and "JSON" in line, line
+
+
 def test_crossed_thresholds_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CITEBOT_PIPELINE__LOWER", "0.9")
     with pytest.raises(SettingsError) as caught:
