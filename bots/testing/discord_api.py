@@ -156,6 +156,8 @@ class FakeDiscord:
         self.dispatched: list[tuple[str, dict[str, Any]]] = []
         self.intents = 0
         self.valid_token = "fake-token"
+        #: the user blocks DMs from server members: Discord refuses the bot's DMs (50007)
+        self.dms_closed = False
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
         self._counter = itertools.count(1)
@@ -688,6 +690,10 @@ class FakeDiscord:
         cid = parts[1]
         if parts[2:3] != ["messages"]:
             return _not_found()
+        if self.dms_closed and cid == str(DM_CHANNEL_ID) and method == "POST":
+            error = {"message": "Cannot send messages to this user", "code": 50007}
+            self.rejected.append((method, "/" + "/".join(parts), error))
+            return _json(error, status=403)
         if method == "POST" and len(parts) == 3:
             extra: dict[str, Any] = {
                 k: body[k] for k in ("embeds", "components", "flags") if k in body

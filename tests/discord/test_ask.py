@@ -176,3 +176,17 @@ async def test_a_command_unlike_the_registered_ones_gets_a_private_line(
     assert all(r.exc_info is None for r in caplog.records), "a traceback was logged"
     noted = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(noted) == 1 and noted[0].startswith(f"/{name} does not match"), noted
+
+
+async def test_an_expiring_private_answer_stays_in_the_response_when_dms_are_closed(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
+    fake.dms_closed = True
+    await start_bot(ephemeral=True)
+    # 40 s of its token left: inside the margin, so the answer tries to move to a DM
+    interaction = await fake.slash("ask", {"question": "private one"}, age=14 * 60 + 20)
+    await fake.wait_call("PATCH", ORIGINAL, lambda c: bool(c.json.get("embeds")))
+    assert interaction.original is not None
+    assert "Sources" in str(interaction.original["embeds"]), "the answer is in the response"
+    assert "continues in your DMs" not in interaction.original["content"]
+    assert fake.rejected and fake.rejected[0][2]["code"] == 50007

@@ -135,6 +135,8 @@ class InteractionCanvas:
     The interaction token lives 15 minutes. Shortly before it expires, or as
     soon as Discord rejects it, the answer moves to a normal message in the
     channel (in a DM for an ephemeral answer), so a slow answer is never lost.
+    The response says where the answer went once it is there: a DM the user has
+    closed leaves the answer in the response while its token lasts.
     """
 
     def __init__(
@@ -150,6 +152,10 @@ class InteractionCanvas:
         self.margin = margin
         self._clock = clock
         self.moved: ChannelCanvas | None = None
+        self._token_valid = True
+        self._pointed = False
+        #: the move failed (DMs closed): the response is kept for as long as Discord takes it
+        self._stay = False
 
     def _fresh(self) -> bool:
         left: float = (self.interaction.expires_at - self._clock()).total_seconds()
@@ -162,13 +168,12 @@ class InteractionCanvas:
         embeds: Sequence[discord.Embed] = (),
         view: discord.ui.View | None = None,
     ) -> None:
-        moved = await self._send(
+        await self._deliver(
             lambda: self.interaction.edit_original_response(
                 content=content, allowed_mentions=NO_PINGS, **_extras(embeds, view)
-            )
+            ),
+            lambda canvas: canvas.show(content, embeds=embeds, view=view),
         )
-        if moved is not None:
-            await moved.show(content, embeds=embeds, view=view)
 
     async def more(
         self,
@@ -177,48 +182,70 @@ class InteractionCanvas:
         embeds: Sequence[discord.Embed] = (),
         view: discord.ui.View | None = None,
     ) -> None:
-        moved = await self._send(
+        await self._deliver(
             lambda: self.interaction.followup.send(
                 content,
                 ephemeral=self.ephemeral,
                 allowed_mentions=NO_PINGS,
                 suppress_embeds=not embeds,
                 **_extras(embeds, view),
-            )
+            ),
+            lambda canvas: canvas.more(content, embeds=embeds, view=view),
         )
-        if moved is not None:
-            await moved.more(content, embeds=embeds, view=view)
 
-    async def _send(self, send: Callable[[], Awaitable[object]]) -> ChannelCanvas | None:
-        """``send`` through the interaction while its token lasts; otherwise the
-        channel surface the answer moved to, for the caller to send there."""
-        if self.moved is None and not self._fresh():
+    async def _deliver(
+        self,
+        here: Callable[[], Awaitable[object]],
+        there: Callable[[ChannelCanvas], Awaitable[None]],
+    ) -> None:
+        """``here`` through the interaction while its token lasts, else ``there`` on the
+        channel surface the answer moved to."""
+        if self.moved is None and not self._stay and not self._fresh():
             await self._move(token_valid=not self.interaction.is_expired())
         if self.moved is None:
             try:
-                await send()
-                return None
+                await here()
+                return
             except discord.HTTPException as exc:
                 if exc.status != 401 and exc.code not in _TOKEN_GONE:
                     raise
                 await self._move(token_valid=False)
-        return self.moved
+        assert self.moved is not None
+        try:
+            await there(self.moved)
+        except discord.Forbidden:
+            if self._pointed or not self._token_valid or self.interaction.is_expired():
+                raise
+            log.warning(
+                "cannot continue interaction %s in the user's DMs (closed to the bot); "
+                "answering in the response while it lasts",
+                self.interaction.id,
+            )
+            self.moved, self._stay = None, True
+            await here()
+            return
+        if not self._pointed:
+            self._pointed = True
+            await self._point()
 
     async def _move(self, *, token_valid: bool) -> None:
-        channel = await self._destination()
+        self._token_valid = token_valid
         where = "in your DMs" if self.ephemeral else "below"
         log.info("interaction %s is about to expire; continuing %s", self.interaction.id, where)
-        if token_valid:
-            try:
-                await self.interaction.edit_original_response(
-                    content=f"↪ This is taking a while; the answer continues {where}.",
-                    allowed_mentions=NO_PINGS,
-                )
-            except discord.HTTPException:
-                log.debug(
-                    "could not point the expiring interaction at its continuation", exc_info=True
-                )
-        self.moved = ChannelCanvas(channel)
+        self.moved = ChannelCanvas(await self._destination())
+
+    async def _point(self) -> None:
+        """Point the response at the answer's continuation, now that it is there."""
+        if not self._token_valid or self.interaction.is_expired():
+            return
+        where = "in your DMs" if self.ephemeral else "below"
+        try:
+            await self.interaction.edit_original_response(
+                content=f"↪ This is taking a while; the answer continues {where}.",
+                allowed_mentions=NO_PINGS,
+            )
+        except discord.HTTPException:
+            log.debug("could not point the expiring interaction at its continuation", exc_info=True)
 
     async def _destination(self) -> discord.abc.Messageable:
         channel = self.interaction.channel
