@@ -103,7 +103,8 @@ def section_titles(document: Document) -> list[str]:
     "Backfilling from OpenMetrics" and under "Backfilling for recording rules") names the
     headings the section sits under, nearest first, until no other section's title is the
     same: two footnotes "Storage › Usage" would not say which place each points at, and the
-    title is what the embedder and the full-text index read beside the text."""
+    title is what the embedder and the full-text index read beside the text. Sections that
+    nothing tells apart are counted: "Limits", then "Limits (2)"."""
     paths = [tuple(p for p in s.parents if p and p != document.title) for s in document.sections]
 
     def titled(depth: int) -> list[str]:
@@ -120,7 +121,16 @@ def section_titles(document: Document) -> list[str]:
         deeper = titled(depth)
         titles = [d if t in shared else t for t, d in zip(titles, deeper, strict=True)]
         shared = {t for t, n in Counter(titles).items() if n > 1}
-    return titles
+    # the same heading under the same headings ("Limits" twice): counted, as the page's
+    # anchors are (``#limits``, ``#limits-1``)
+    seen: Counter[str] = Counter()
+    numbered = []
+    for title in titles:
+        seen[title] += 1
+        numbered.append(
+            f"{title} ({seen[title]})" if title in shared and seen[title] > 1 else title
+        )
+    return numbered
 
 
 def section_url(document: Document, section: Section) -> str:

@@ -104,9 +104,14 @@ def test_a_title_names_only_as_many_parents_as_tell_it_apart() -> None:
         "Page › B › Stop",
         "Page › Limits",
     ]
-    # sections nothing tells apart keep their nearest parent, never the page's own title
+    # sections nothing tells apart keep their nearest parent, never the page's own title,
+    # and are counted, as their anchors are (#stop, #stop-1): two footnotes never read the same
     twice = "# Page\n\n## A\n\n### Stop\n\nOne.\n\n## A\n\n### Stop\n\nTwo.\n"
-    assert titles(twice) == ["Page › A › Stop", "Page › A › Stop"]
+    assert titles(twice) == ["Page › A › Stop", "Page › A › Stop (2)"]
+    assert titles("# Guide\n\n## Limits\n\nUp.\n\n## Limits\n\nDown.\n") == [
+        "Guide › Limits",
+        "Guide › Limits (2)",
+    ]
 
 
 def test_a_chunk_never_starts_inside_an_admonition_opener() -> None:
