@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote as urlquote
 from urllib.parse import urlsplit
 
 from citations.model import Source
 from citations.words import is_cjk_heavy
 
+#: what a page's Markdown shows as something else: an image or a link shows its text,
+#: code its characters, emphasis its words, a tag nothing
+_IMAGE_OR_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^()\n]*\)")
+_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
+_EMPHASIS = re.compile(r"\*+|`+|(?<!\w)_+(?=\S)|(?<=\S)_+(?!\w)")
+
 
 def _fragment_text(text: str) -> str:
     return urlquote(text, safe="").replace("-", "%2D")
+
+
+def _as_shown(text: str) -> str:
+    """``text`` as the published page shows it: a text fragment matches the page's text,
+    not its Markdown (``**rotation**`` is "rotation" there)."""
+    return _EMPHASIS.sub("", _TAG.sub("", _IMAGE_OR_LINK.sub(r"\1", text)))
 
 
 def deep_link(source: Source, start: int, end: int) -> str | None:
@@ -26,7 +39,7 @@ def deep_link(source: Source, start: int, end: int) -> str | None:
         return f"{base}#page={page}" if page is not None else None
     if parts.scheme not in ("http", "https"):
         return None
-    snippet = " ".join(source.text[start:end].split())
+    snippet = " ".join(_as_shown(source.text[start:end]).split())
     if not snippet:
         return None
     fragment = fragment.split(":~:", 1)[0]

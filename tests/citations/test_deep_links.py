@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from citations import CitedAnswer, Source, resolve, verify_quotes
+from urllib.parse import unquote
+
+from citations import CitedAnswer, Source, deep_link, resolve, verify_quotes
 from citations.render import render_discord, render_slack, render_text
 
 PAGE = "https://example.org/guide#keys"
@@ -47,3 +49,13 @@ def test_a_cited_sentence_is_checked_whole_across_dots_in_numbers_and_abbreviati
     (check,) = answer.quotes
     assert check.kind == "sentence" and check.verified
     assert check.quote == text
+
+
+def test_a_text_fragment_is_the_words_the_page_shows_not_its_markdown() -> None:
+    text = "The **rotation** of `app.log` happens [every night](cron.md) at <b>midnight</b>."
+    source = Source(id=1, url=PAGE, title="Guide › Logs", text=text)
+    link = deep_link(source, 0, len(text))
+    assert link is not None
+    shown = unquote(link.split(":~:text=", 1)[1])
+    # a fragment the page does not show matches nothing: the browser finds no words to mark
+    assert shown == "The rotation of app.log,every night at midnight."
