@@ -95,6 +95,8 @@ class Settings(BaseSettings):
         toml_file="citebot.toml",
         extra="ignore",
         validate_default=True,
+        # ``KEY=`` is how templates leave a value out (deploy/k8s's Secret, a .env): unset
+        env_ignore_empty=True,
     )
 
     data_dir: Path = Field(Path(".citebot"), description="where the store and votes live")

@@ -146,13 +146,15 @@ def check_env(
         if unknown is None and node.model is not None:
             unknown = _unknown_in_json(model, keys, value)
         if unknown is None:
-            names[keys] = raw
-            flaw = _not_json(model, keys, value)
-            if flaw is not None:
-                problems.append(
-                    f"{where}{raw}: a list, a map or a section is written as JSON "
-                    f'(["a", "b"] or {{"key": "value"}}): {flaw}'
-                )
+            # an empty value leaves the setting unset (``env_ignore_empty``)
+            if value:
+                names[keys] = raw
+                flaw = _not_json(model, keys, value)
+                if flaw is not None:
+                    problems.append(
+                        f"{where}{raw}: a list, a map or a section is written as JSON "
+                        f'(["a", "b"] or {{"key": "value"}}): {flaw}'
+                    )
             continue
         if unknown.path[: len(keys)] == keys and unknown.path != keys:  # inside a JSON value
             fix = unknown.suggestion()

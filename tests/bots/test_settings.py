@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -106,6 +107,22 @@ def test_config_refuses_what_the_first_question_would(env: dict[str, str], said:
 def test_a_structured_setting_that_is_not_json_names_its_variable(env: dict[str, str]) -> None:
     line = _one_line_error(_config(env=env))
     assert line.startswith(f"citebot: env {next(iter(env))}: ") and "JSON" in line, line
+
+
+@pytest.mark.parametrize("where", ["env", ".env"])
+def test_an_empty_value_leaves_a_setting_unset(where: str) -> None:
+    # how deploy/k8s's Secret and a .env template leave out what a setup does not use
+    empty = {"CITEBOT_OPS__REDIS_URL": "", "CITEBOT_SLACK__BOT_TOKEN": "", "CITEBOT_WEB": ""}
+    env = None
+    if where == ".env":
+        Path(".env").write_text("".join(f"{k}=\n" for k in empty), encoding="utf-8")
+    else:
+        env = empty
+    result = _config("--json", env=env)
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.stdout)
+    assert shown["ops"]["redis_url"] is None and shown["slack"]["bot_token"] is None
+    assert shown["web"]["enabled"] is True, "the web section keeps its defaults"
 
 
 def test_crossed_thresholds_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
