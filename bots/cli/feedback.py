@@ -22,7 +22,8 @@ def _open(ctx: click.Context) -> FeedbackStore:
     path = settings.data_dir / "feedback.sqlite3"
     if not path.exists():
         raise click.ClickException(f"no feedback stored yet ({path} does not exist)")
-    return FeedbackStore(path, settings.feedback)
+    # what the command asks for, and nothing more: ``purge --days 365`` keeps 365 days
+    return FeedbackStore(path, settings.feedback, expire=False)
 
 
 def _since(value: dt.datetime | None) -> float | None:

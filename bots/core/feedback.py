@@ -16,7 +16,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -193,10 +193,26 @@ ORDER BY a.created
 """
 
 
+#: seconds between two expiries of a running store's old answers
+EXPIRY_INTERVAL = 3600.0
+
+
 class FeedbackStore:
-    def __init__(self, path: Path | str, settings: FeedbackSettings | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        settings: FeedbackSettings | None = None,
+        *,
+        expire: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """``expire`` drops what ``feedback.keep_days`` keeps no longer, now and then once an
+        hour while answers are recorded (a bot runs for months); the CLI reads without it."""
         self.path = Path(path)
         self.settings = settings
+        self._keep_days = settings.keep_days if settings is not None and expire else 0
+        self._clock = clock
+        self._expired_at: float | None = None
         # FeedbackSettings refuses hash_users without a salt
         self._salt = settings.user_salt if settings is not None and settings.hash_users else None
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -215,8 +231,18 @@ class FeedbackStore:
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'source_days'"
             ).fetchone():
                 self._db.executescript(_SOURCE_DAYS)
-        if settings is not None and settings.keep_days:
-            self.purge(days=settings.keep_days)
+        self.expire()
+
+    def expire(self) -> int:
+        """Drop the answers ``feedback.keep_days`` keeps no longer, at most once an hour;
+        how many went."""
+        if not self._keep_days:
+            return 0
+        now = self._clock()
+        if self._expired_at is not None and now - self._expired_at < EXPIRY_INTERVAL:
+            return 0
+        self._expired_at = now
+        return self.purge(days=self._keep_days)
 
     def _migrate(self) -> None:
         for table, columns in _ADDED.items():
@@ -285,6 +311,7 @@ class FeedbackStore:
                     sum(timings.values()),
                 ),
             )
+        self.expire()
 
     def vote(
         self,

@@ -190,3 +190,37 @@ def test_an_old_database_is_migrated_in_place(tmp_path):
     assert store.set_reason("x", user="U9", reason="not_what_i_asked")
     store.close()
     FeedbackStore(path).close()  # a second open finds nothing to add
+
+
+def test_a_running_store_drops_what_keep_days_no_longer_keeps(tmp_path):
+    now = [0.0]
+    store = FeedbackStore(
+        tmp_path / "f.sqlite3", FeedbackSettings(keep_days=1), clock=lambda: now[0]
+    )
+    day = 86400.0
+    store.record_answer(
+        "old",
+        platform="slack",
+        question="q",
+        route="web",
+        references=[],
+        created=time.time() - 3 * day,
+    )
+    assert [a.answer_id for a in store.answers()] == ["old"], "expired at most once an hour"
+    now[0] += 3600.0  # the bot has run for an hour
+    store.record_answer("new", platform="slack", question="q", route="web", references=[])
+    assert [a.answer_id for a in store.answers()] == ["new"]
+    store.close()
+
+
+def test_purge_deletes_what_it_is_asked_to_and_says_so(tmp_path, monkeypatch):
+    store = seeded(tmp_path)  # "old" was answered 40 days ago
+    store.close()
+    # keep_days is the running bot's rule: a command run beside it removes only what it says
+    monkeypatch.setenv("CITEBOT_FEEDBACK__KEEP_DAYS", "7")
+    code, out, _ = citebot(tmp_path, "export")
+    assert [json.loads(line)["answer_id"] for line in out.splitlines()] == ["old", "good", "none"]
+    code, out, _ = citebot(tmp_path, "purge", "--days", "365")
+    assert code == 0 and "deleted 0 answer" in out
+    code, out, _ = citebot(tmp_path, "purge", "--days", "30")
+    assert code == 0 and "deleted 1 answer" in out
