@@ -154,6 +154,10 @@ def _ms(ttl: float) -> int:
     return max(1, int(ttl * 1000))
 
 
+#: seconds a Redis call may take: a Redis that hangs degrades the bot, not every answer
+REDIS_TIMEOUT = 2.0
+
+
 class RedisBackend:
     """Keys shared by every replica through one Redis server."""
 
@@ -161,7 +165,7 @@ class RedisBackend:
         self._client = client
 
     @classmethod
-    def from_url(cls, url: str, *, timeout: float = 2.0) -> RedisBackend:
+    def from_url(cls, url: str, *, timeout: float = REDIS_TIMEOUT) -> RedisBackend:
         try:
             from redis.asyncio import Redis
         except ImportError:  # pragma: no cover - depends on the install

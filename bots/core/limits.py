@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from bots.core.dedupe import REDIS_TIMEOUT
 from bots.ops import metrics
 from pipeline.question import Question, Trigger
 
@@ -259,6 +260,10 @@ return {0, '0'}
 """
 
 
+#: seconds questions go unlimited after Redis failed, before it is asked again
+REDIS_RETRY_AFTER = 5.0
+
+
 class RedisLimiter:
     """Counts in Redis, shared by every replica that uses the same ``redis_url``."""
 
@@ -268,9 +273,17 @@ class RedisLimiter:
         import redis.asyncio as aioredis
 
         self.limits = limits
-        self._redis = client if client is not None else aioredis.Redis.from_url(redis_url)
+        self._redis = (
+            client
+            if client is not None
+            else aioredis.Redis.from_url(
+                redis_url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT
+            )
+        )
         self._sha: str | None = None
         self._warned_at = 0.0
+        #: after a failure, questions go unlimited for a while rather than each wait on Redis
+        self._down_until = 0.0
 
     async def check(self, question: Question) -> Refusal | None:
         rules = _rules(self.limits, question, datetime.now(UTC))
@@ -285,9 +298,12 @@ class RedisLimiter:
             )  # an hour's grace for clock skew
         for bucket in rules.buckets:
             args += [repr(bucket.rate / 1000), bucket.burst]
+        if time.monotonic() < self._down_until:
+            return None
         try:
             index, wait_ms = await self._run(keys, args)
         except Exception as exc:  # Redis down or misconfigured: answer rather than refuse all
+            self._down_until = time.monotonic() + REDIS_RETRY_AFTER
             metrics.error("redis")
             if time.monotonic() - self._warned_at > 60:
                 self._warned_at = time.monotonic()

@@ -205,10 +205,32 @@ async def test_redis_down_fails_open(caplog: pytest.LogCaptureFixture) -> None:
         assert await limiter.check(ask()) is None
     finally:
         await limiter.aclose()
+    # the second question did not wait on Redis again: it failed a moment ago
     assert (
-        metrics.registry.get_sample_value("citebot_errors_total", {"kind": "redis"}) == before + 2
+        metrics.registry.get_sample_value("citebot_errors_total", {"kind": "redis"}) == before + 1
     )
     assert sum("rate limits not applied" in r.message for r in caplog.records) == 1
+
+
+async def test_a_hung_redis_delays_one_question_not_every_one() -> None:
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read()  # accepts the connection, never answers
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    limiter = RedisLimiter(limits(user_burst=1), f"redis://127.0.0.1:{port}/0")
+    try:
+        started = time.monotonic()
+        assert await limiter.check(ask()) is None  # fails open once its call times out
+        first = time.monotonic() - started
+        started = time.monotonic()
+        assert await limiter.check(ask()) is None
+        second = time.monotonic() - started
+    finally:
+        await limiter.aclose()
+        server.close()
+    assert first < 4.0, f"{first:.1f} s: redis-py's own default would wait longer"
+    assert second < 0.5, f"{second:.1f} s: every question waited on the hung Redis"
 
 
 def test_build_limiter_picks_the_backend(redis_url: str) -> None:
