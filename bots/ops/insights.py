@@ -61,13 +61,17 @@ def _cookie_value(token: str) -> str:
     return hashlib.sha256(b"citebot-insights\0" + token.encode()).hexdigest()
 
 
+def _same(given: str, expected: str) -> bool:
+    """A constant-time comparison of what a client sent, which may be any bytes at all."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode())
+
+
 def _authorised(request: web.Request) -> bool:
     token = request.app[_TOKEN_KEY]
     header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer ") and hmac.compare_digest(header[7:].encode(), token.encode()):
+    if header.startswith("Bearer ") and _same(header[7:], token):
         return True
-    cookie = request.cookies.get(COOKIE, "")
-    return hmac.compare_digest(cookie.encode(), _cookie_value(token).encode())
+    return _same(request.cookies.get(COOKIE, ""), _cookie_value(token))
 
 
 def _sign_in_page(message: str = "") -> web.Response:
@@ -87,10 +91,13 @@ def _sign_in_page(message: str = "") -> web.Response:
 
 
 async def sign_in(request: web.Request) -> web.StreamResponse:
-    form = await request.post()
+    try:
+        form = await request.post()
+    except (ValueError, LookupError):  # a body no form is read from (bad charset, bytes)
+        return _sign_in_page("That token is not right.")
     given = form.get("token")
     token = request.app[_TOKEN_KEY]
-    if not isinstance(given, str) or not hmac.compare_digest(given.encode(), token.encode()):
+    if not isinstance(given, str) or not _same(given, token):
         return _sign_in_page("That token is not right.")
     response = web.HTTPSeeOther("/insights")
     response.set_cookie(COOKIE, _cookie_value(token), httponly=True, samesite="Strict")

@@ -150,3 +150,36 @@ async def test_the_page_renders_in_headless_chromium(insights, tmp_path):
     assert isinstance(seen["gaps"], int) and seen["gaps"] > 1
     assert seen["scripts"] == 0  # no script ran, hostile or ours
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 5000
+
+
+async def _raw(url: str, request: bytes) -> int:
+    """The status of a request written byte for byte (clients refuse to send such bytes)."""
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(request)
+    await writer.drain()
+    status = int((await reader.readline()).split()[1])
+    writer.close()
+    return status
+
+
+async def test_junk_from_a_stranger_is_refused_not_a_server_error(insights, caplog):
+    junk_bodies = [
+        (b"multipart/form-data; boundary=zzz", b"garbage"),
+        (b"application/x-www-form-urlencoded; charset=bogus", b"token=x"),
+        (b"application/x-www-form-urlencoded", b"token=\xff"),
+    ]
+    requests = [
+        b"GET /insights HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \xff\r\nConnection: close\r\n\r\n"
+    ] + [
+        b"POST /insights HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        + kind
+        + b"\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\nConnection: close\r\n\r\n"
+        + body
+        for kind, body in junk_bodies
+    ]
+    for request in requests:
+        assert await _raw(insights, request) == 401
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
