@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -132,3 +133,34 @@ def _volumes_are_declared(data: dict[str, Any]) -> None:
             source = volume.split(":", 1)[0]
             if not source.startswith(("/", ".", "$")):
                 assert source in declared, f"{name} uses undeclared volume {source}"
+
+
+def test_the_env_file_the_compose_files_name_exists_and_holds_real_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bots.settings import load_settings
+
+    named = {
+        line.split("cp ", 1)[1].split()[0]
+        for path in (SCALE_OUT, EMBEDDED)
+        for line in path.read_text().splitlines()
+        if "cp " in line
+    }
+    assert named == {"deploy/env.example"}
+    example = DEPLOY / "env.example"
+    (tmp_path / ".env").write_text(example.read_text())
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.startswith("CITEBOT_"):
+            monkeypatch.delenv(name)
+    load_settings()  # every name a setting, every empty line unset: no SettingsError
+
+
+@pytest.mark.parametrize("path", [SCALE_OUT, EMBEDDED], ids=lambda p: p.name)
+def test_no_two_services_publish_the_same_host_port(path: Path) -> None:
+    published: dict[str, str] = {}
+    for name, svc in load(path)["services"].items():
+        for mapping in svc.get("ports", []):
+            host = str(mapping).split(":")[0]
+            assert host not in published, f"{name} and {published[host]} both publish {host}"
+            published[host] = name
