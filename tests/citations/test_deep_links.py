@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 from citations import CitedAnswer, Source, deep_link, resolve, verify_quotes
+from citations.model import Locator
 from citations.render import render_discord, render_slack, render_text
 
 PAGE = "https://example.org/guide#keys"
@@ -59,3 +60,41 @@ def test_a_text_fragment_is_the_words_the_page_shows_not_its_markdown() -> None:
     shown = unquote(link.split(":~:text=", 1)[1])
     # a fragment the page does not show matches nothing: the browser finds no words to mark
     assert shown == "The rotation of app.log,every night at midnight."
+
+
+def _fragment(url: str, text: str, page: int | None = None) -> str | None:
+    source = Source(id=1, url=url, title="T", text=text, locator=Locator(page=page))
+    return deep_link(source, 0, len(text))
+
+
+def test_a_pdf_links_its_page_and_only_a_page() -> None:
+    assert _fragment("https://d.example/guide.pdf", "Keys rotate.", page=3) == (
+        "https://d.example/guide.pdf#page=3"
+    )
+    # the URL already names the page and the quote does not know better
+    assert _fragment("https://d.example/g#page=2", "Keys rotate.") == "https://d.example/g#page=2"
+    assert _fragment("https://d.example/guide.pdf", "Keys rotate.") is None
+    # a page is no web page: nothing to mark in a file or a mail
+    assert _fragment("file:///srv/guide.md", "Keys rotate.") is None
+
+
+def test_a_fragment_replaces_an_older_one_and_keeps_the_anchor() -> None:
+    link = _fragment("http://d.example/p#keys:~:text=old", "Keys rotate.")
+    assert link == "http://d.example/p#keys:~:text=Keys%20rotate."
+
+
+def test_up_to_eight_words_are_quoted_whole_then_the_first_and_last_four() -> None:
+    eight = "one two three four five six seven eight"
+    assert unquote(_fragment(PAGE, eight).split("=", 1)[1]) == eight
+    nine = eight + " nine"
+    assert (
+        unquote(_fragment(PAGE, nine).split("=", 1)[1]) == "one two three four,six seven eight nine"
+    )
+
+
+def test_cjk_text_is_quoted_whole_up_to_24_characters_then_by_its_ends() -> None:
+    whole = "鍵は二十四時間後に無効になりますので早めに更新してください"[:24]
+    assert unquote(_fragment(PAGE, whole).split("=", 1)[1]) == whole
+    longer = whole + "ね"
+    ends = unquote(_fragment(PAGE, longer).split("=", 1)[1])
+    assert ends == f"{longer[:10]},{longer[-10:]}"
