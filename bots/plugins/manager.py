@@ -205,10 +205,9 @@ class PluginHost:
             info.failures += 1
             if len(info.problems) < 20:
                 info.problems.append(f"{hook}: {text}")
-        if first and isinstance(exc, BaseException):
-            log.error("plugin %s failed in %s; skipped", plugin, hook, exc_info=exc)
-        else:
-            log.error("plugin %s failed in %s; skipped: %s", plugin, hook, text)
+        # the one-line reason always; the traceback of the first failure only when debugging
+        trace = traceback_if_debug(log, exc) if first and isinstance(exc, BaseException) else None
+        log.error("plugin %s failed in %s; skipped: %s", plugin, hook, text, exc_info=trace)
 
     def _collect(self, hook: str) -> list[tuple[str, Any]]:
         results: list[tuple[str, Any]] = []
@@ -217,7 +216,7 @@ class PluginHost:
                 value = impl.function()
                 if isinstance(value, Iterator):  # a generator runs plugin code: run it here
                     value = list(value)
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:  # a plugin's sys.exit() must not end the bot
                 self._failed(impl.plugin_name, hook, exc)
                 continue
             if inspect.isawaitable(value):
@@ -238,7 +237,7 @@ class PluginHost:
         except TimeoutError:
             self._failed(impl.plugin_name, hook, f"timed out after {self.settings.hook_timeout:g}s")
             return _FAILED
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # a plugin's sys.exit() must not end the bot
             self._failed(impl.plugin_name, hook, exc)
             return _FAILED
         return value
@@ -360,6 +359,9 @@ class PluginHost:
             if outcome is _FAILED or outcome is None:
                 continue
             if isinstance(outcome, Refusal):
+                if not isinstance(outcome.text, str):
+                    # a refusal all the same: a rule that fails must not let the question through
+                    outcome = replace(outcome, text="")
                 text = outcome.text.strip() or "Sorry, I can't answer that here."
                 log.info(
                     "plugin %s refused question %s (%s)",
@@ -375,10 +377,13 @@ class PluginHost:
                     f"returned {type(outcome).__name__}, not a Question, a Refusal or None",
                 )
                 continue
-            if not outcome.text.strip():
+            if not isinstance(outcome.text, str) or not outcome.text.strip():
                 self._failed(impl.plugin_name, "before_question", "rewrote the question to nothing")
                 continue
-            current = _kept_in_place(current, outcome, impl.plugin_name)
+            try:
+                current = _kept_in_place(current, outcome, impl.plugin_name)
+            except (TypeError, AttributeError) as exc:  # a scope or a field of the wrong type
+                self._failed(impl.plugin_name, "before_question", exc)
         return current
 
     async def after_answer(

@@ -149,8 +149,54 @@ async def test_raising_event_hooks_are_skipped(
     info = infos(host)["exploding"]
     assert info.failures == 4
     assert "before_question: ValueError: rule crashed" in info.problems
-    # the traceback is logged once, later failures in one line
-    assert caplog.text.count("Traceback") == 1
+    # one line each, the reason in it: a traceback only when debugging (-vv)
+    assert "Traceback" not in caplog.text
+    assert caplog.text.count("ValueError: rule crashed") == 2
+
+
+class Exiter:
+    @hookimpl
+    def before_question(self, question: Question) -> Question:
+        raise SystemExit(3)
+
+
+async def test_a_hook_that_exits_is_skipped_not_the_bot(
+    make_runtime: Callable[..., Runtime], answerer: ScriptedAnswerer
+) -> None:
+    host = make_host_with(Exiter())
+    _, done = await final(make_runtime(host), Question("when do deploys run?"))
+    assert done.outcome is Outcome.ANSWERED
+    assert infos(host)["exiter"].problems == ["before_question: SystemExit: 3"]
+
+
+class Garbler:
+    """A rewrite whose text is not text."""
+
+    @hookimpl(tryfirst=True)
+    def before_question(self, question: Question) -> Question:
+        return replace(question, text=None)  # type: ignore[arg-type]
+
+
+class Guard:
+    @hookimpl
+    def before_question(self, question: Question) -> Question | Refusal:
+        return Refusal("Not here.") if "password" in question.text else question
+
+
+class Mute:
+    @hookimpl
+    def before_question(self, question: Question) -> Refusal:
+        return Refusal(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("broken", [Garbler, Mute], ids=["garbled rewrite", "refusal without text"])
+async def test_a_malformed_hook_result_never_lets_a_refused_question_through(
+    make_runtime: Callable[..., Runtime], answerer: ScriptedAnswerer, broken: type
+) -> None:
+    host = make_host_with(broken())
+    host.register(Guard(), name="guard")
+    _, done = await final(make_runtime(host), Question("what is the admin password?"))
+    assert done.outcome is Outcome.REFUSED and answerer.questions == []
 
 
 class Slow:
