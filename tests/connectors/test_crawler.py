@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import time
 from pathlib import Path
@@ -275,3 +276,51 @@ async def test_progress_counts_pages_as_the_crawl_goes(tmp_path: Path) -> None:
     assert [p.fetched for p in seen] == list(range(1, 9))  # one report per page, in order
     assert seen[0].queued == 7  # the home page's links, queued before the next report
     assert seen[-1].queued == 0 and seen[-1].skipped == 1  # /missing is a 404
+
+
+def _index(*paths: str, site: Website) -> bytes:
+    locs = "".join(f"<sitemap><loc>{site.url(p)}</loc></sitemap>" for p in paths)
+    return f"<sitemapindex>{locs}</sitemapindex>".encode()
+
+
+async def test_a_sitemap_index_names_sitemaps_of_pages_not_more_indexes(tmp_path: Path) -> None:
+    async with Website() as site:
+        site.put("/a", page("A", ("One", "First.")), in_sitemap=False)
+        # an index that names an index that names an index ...: a loop or a trap
+        for n in range(50):
+            site.put(f"/idx{n}.xml", _index(f"/idx{n + 1}.xml", site=site), "application/xml")
+        result = await crawl(site, tmp_path, [site.url("/idx0.xml"), site.url("/a")])
+        assert keys(result) == {site.url("/a")}
+        assert (site.url("/idx1.xml"), "a sitemap index listed by a sitemap index") in (
+            result.skipped
+        )
+        assert not site.requests_for("/idx2.xml")
+
+
+async def test_no_more_sitemaps_are_read_than_pages_may_be(tmp_path: Path) -> None:
+    async with Website() as site:
+        many = [f"/s{n}.xml" for n in range(30)]
+        site.put("/index.xml", _index(*many, site=site), "application/xml")
+        for path in many:
+            site.put(path, b"<urlset></urlset>", "application/xml")
+        capped = CrawlSettings(per_host_delay=0, timeout=1.0, concurrency=4, max_pages=5)
+        result = await crawl(site, tmp_path, [site.url("/index.xml")], capped)
+        fetched = [p for p in many if site.requests_for(p)]
+        assert len(fetched) == 5, "the page cap bounds the sitemaps read too"
+        assert (site.url("/index.xml"), "lists more sitemaps than crawl.max_pages") in (
+            result.skipped
+        )
+
+
+async def test_a_gzipped_sitemap_is_read_and_a_zip_bomb_is_not_unpacked(tmp_path: Path) -> None:
+    async with Website() as site:
+        site.put("/a", page("A", ("One", "First.")), in_sitemap=False)
+        listing = f"<urlset><url><loc>{site.url('/a')}</loc></url></urlset>".encode()
+        site.put("/sitemap.xml.gz", gzip.compress(listing), "application/gzip")
+        result = await crawl(site, tmp_path, [site.url("/sitemap.xml.gz")])
+        assert keys(result) == {site.url("/a")}
+    # sitemaps.org's limit is 50 MB unpacked; this unpacks to 60 MB from 60 KB
+    bomb = gzip.compress(b"<urlset>" + b" " * 60_000_000 + b"</urlset>")
+    assert len(bomb) < 100_000
+    with pytest.raises(ValueError, match="52,428,800 bytes"):
+        parse_sitemap(bomb)

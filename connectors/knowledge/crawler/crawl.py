@@ -35,7 +35,8 @@ PageParser = Callable[[str, bytes, str], tuple[str, tuple[Section, ...]]]
 
 _HTML = ("text/html", "application/xhtml+xml")
 _PDF = ("application/pdf",)
-_XML = ("application/xml", "text/xml")
+#: a sitemap, or a gzipped one (sitemap.xml.gz)
+_XML = ("application/xml", "text/xml", "application/gzip", "application/x-gzip")
 _MAX_REDIRECTS = 5
 
 
@@ -137,6 +138,8 @@ class Crawler:
         self._kept: set[str] = set()
         self._seen: set[str] = set()
         self._budget = self.settings.max_pages
+        #: the sitemaps an index named
+        self._listed: set[str] = set()
         self._visited = 0
         self._queue: asyncio.Queue[_Visit] = asyncio.Queue()
         self._throttle = HostThrottle(self.settings.per_host_delay)
@@ -231,7 +234,7 @@ class Crawler:
         kind = _kind(headers) or "text/html"
         if kind in _XML or (kind not in _HTML + _PDF and looks_like_sitemap(body)):
             self._budget += 1  # sitemaps are not pages
-            self._sitemap(url, body)
+            self._sitemap(url, body, listed=visit.url in self._listed)
             return
         links: tuple[str, ...] = ()
         if kind in _HTML:
@@ -345,16 +348,27 @@ class Crawler:
                     raise _Skip(f"larger than {self.settings.max_bytes:,} bytes")
             return 200, response.headers, bytes(body)
 
-    def _sitemap(self, url: str, body: bytes) -> None:
+    def _sitemap(self, url: str, body: bytes, *, listed: bool) -> None:
+        """``listed``: an index named this sitemap, and an index names sitemaps of pages only
+        (sitemaps.org), so what this one lists is not read as further sitemaps."""
         try:
             found = parse_sitemap(body)
         except ValueError as exc:
             self._result.skipped.append((url, str(exc)))
             return
+        if listed and found.sitemaps:
+            self._result.skipped.append((url, "a sitemap index listed by a sitemap index"))
+            return
         for child in found.sitemaps:
             target = normalize(child, url)
-            if target:
-                self._enqueue(target, 0, False)
+            if not target:
+                continue
+            if len(self._listed) >= self.settings.max_pages:
+                # each lists a page at least: more of them than pages allowed is a trap
+                self._result.skipped.append((url, "lists more sitemaps than crawl.max_pages"))
+                break
+            self._listed.add(target)
+            self._enqueue(target, 0, False)
         for page in found.pages:
             target = normalize(page, url)
             if target:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import gzip
 import xml.etree.ElementTree as ET
+import zlib
 from dataclasses import dataclass
 
 
@@ -13,15 +13,22 @@ class Sitemap:
     sitemaps: tuple[str, ...] = ()
 
 
+#: sitemaps.org: "no larger than 50MB (52,428,800 bytes)" uncompressed
+MAX_SITEMAP_BYTES = 52_428_800
+
+
 def looks_like_sitemap(body: bytes) -> bool:
-    head = _unzip(body)[:4096].lower()
+    head = _unzip(body, 4096)[:4096].lower()
     return b"<urlset" in head or b"<sitemapindex" in head
 
 
 def parse_sitemap(body: bytes) -> Sitemap:
     """Parse a sitemap or sitemap index; raises ValueError when it is neither."""
+    text = _unzip(body, MAX_SITEMAP_BYTES + 1)
+    if len(text) > MAX_SITEMAP_BYTES:
+        raise ValueError(f"larger than the {MAX_SITEMAP_BYTES:,} bytes sitemaps.org allows")
     try:
-        root = ET.fromstring(_unzip(body))
+        root = ET.fromstring(text)
     except ET.ParseError as exc:
         raise ValueError(f"not a sitemap: {exc}") from None
     kind = _local(root.tag)
@@ -39,10 +46,12 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _unzip(body: bytes) -> bytes:
-    if body[:2] == b"\x1f\x8b":
-        try:
-            return gzip.decompress(body)
-        except OSError:
-            return body
-    return body
+def _unzip(body: bytes, limit: int) -> bytes:
+    """``body`` unzipped when it is gzip, at most ``limit`` bytes of it: a small file can
+    unzip to gigabytes."""
+    if body[:2] != b"\x1f\x8b":
+        return body
+    try:
+        return zlib.decompressobj(wbits=31).decompress(body, limit)
+    except zlib.error:
+        return body
