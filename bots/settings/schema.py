@@ -115,27 +115,33 @@ def leaf_paths(model: type[BaseModel], prefix: Path = ()) -> Iterator[Path]:
             yield (*prefix, name)
 
 
+def _field(model: type[BaseModel], path: Path) -> Any:
+    """The field at a non-empty ``path``, or None where no section holds it (an item of a
+    list, a key of a map)."""
+    parent, _ = walk_keys(model, path[:-1])
+    return parent.model.model_fields.get(path[-1]) if parent.model is not None else None
+
+
 def is_secret(model: type[BaseModel], path: Path) -> bool:
-    """Whether the setting at ``path`` holds a secret, whose value is never shown."""
-    if not path:
-        return False
-    parent, unknown = walk_keys(model, path[:-1])
-    field = parent.model.model_fields.get(path[-1]) if parent.model and not unknown else None
+    """Whether the setting at a non-empty ``path`` holds a secret, whose value is never shown."""
+    field = _field(model, path)
     return field is not None and _unwrap(field.annotation) is SecretStr
 
 
 def is_structured(model: type[BaseModel], path: Path) -> bool:
-    """Whether the setting at ``path`` is a section, a list or a map: from the environment,
-    pydantic-settings reads it as JSON."""
-    node, unknown = walk_keys(model, path)
-    if unknown is not None:
-        return False
+    """Whether the setting at ``path`` (one ``walk_keys`` knows) is a section, a list or a
+    map: from the environment, pydantic-settings reads it as JSON."""
+    node, _ = walk_keys(model, path)
     if node.model is not None or node.named is not None or node.free_keys:
         return True
-    parent, _ = walk_keys(model, path[:-1])
-    field = parent.model.model_fields.get(path[-1]) if path and parent.model else None
-    shape = get_origin(_unwrap(field.annotation)) if field is not None else None
-    return shape in (list, dict, tuple, set, frozenset)
+    field = _field(model, path)
+    return field is not None and get_origin(_unwrap(field.annotation)) in (
+        list,
+        dict,
+        tuple,
+        set,
+        frozenset,
+    )
 
 
 def section_paths(model: type[BaseModel], prefix: Path = ()) -> Iterator[Path]:
