@@ -264,9 +264,10 @@ async def invoke(command: ChatCommand, context: PluginContext) -> CommandReply:
         return CommandReply(
             f"Sorry, /{command.name} failed. The error was logged for the operators."
         )
-    if isinstance(result, CommandReply):
+    if isinstance(result, CommandReply) and isinstance(result.text, str):
         return result
     if isinstance(result, str):
         return CommandReply(result)
-    log.error("command /%s returned %r, not a CommandReply", command.name, type(result).__name__)
+    shown = type(result.text if isinstance(result, CommandReply) else result).__name__
+    log.error("command /%s returned %s, not a CommandReply with text", command.name, shown)
     return CommandReply(f"Sorry, /{command.name} failed. The error was logged for the operators.")

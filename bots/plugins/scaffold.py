@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-NAME = re.compile(r"^[a-z][a-z0-9-]{0,30}$")
+#: a package name Python's packaging takes: no dash at the end (PEP 508)
+NAME = re.compile(r"^[a-z](?:[a-z0-9-]{0,29}[a-z0-9])?$")
 #: the command would clash with the adapters' /ask and the built-in commands
 TAKEN = frozenset({"ask", "help", "sources", "feedback-stats"})
 
@@ -133,7 +134,7 @@ def scaffold(name: str, parent: Path) -> Path:
     if not NAME.match(name):
         raise ScaffoldError(
             f"plugin name {name!r} must be lowercase letters, digits and dashes, "
-            "starting with a letter (at most 31 characters)"
+            "starting with a letter and not ending with a dash (at most 31 characters)"
         )
     if name in TAKEN:
         raise ScaffoldError(f"/{name} is already a citebot command; choose another name")

@@ -203,4 +203,11 @@ async def test_plain_strings_and_sync_handlers_are_accepted(
     assert await invoke(ChatCommand("ping", "Ping.", sync), context()) == CommandReply("pong")  # type: ignore[arg-type]
     reply = await invoke(ChatCommand("wrong", "Wrong.", wrong), context())  # type: ignore[arg-type]
     assert reply.text.startswith("Sorry, /wrong failed")
-    assert "returned 'int', not a CommandReply" in caplog.text
+    assert "returned int, not a CommandReply with text" in caplog.text
+
+    def empty(context: PluginContext) -> CommandReply:
+        return CommandReply(None)  # type: ignore[arg-type]
+
+    reply = await invoke(ChatCommand("empty", "Empty.", empty), context())  # type: ignore[arg-type]
+    assert reply.text.startswith("Sorry, /empty failed")
+    assert "returned NoneType, not a CommandReply with text" in caplog.text

@@ -55,6 +55,8 @@ def test_the_scaffold_loads_as_a_plugin(tmp_path: Path, monkeypatch) -> None:  #
 def test_bad_names_and_existing_folders_are_one_line_errors(tmp_path: Path) -> None:
     for name, message in (
         ("Hello World", "must be lowercase letters, digits and dashes"),
+        # PEP 508: a package name ends with a letter or digit (citebot-sources- cannot be built)
+        ("sources-", "not ending with a dash"),
         ("help", "/help is already a citebot command"),
     ):
         result = CliRunner().invoke(cli, ["plugins", "new", name, "--dir", str(tmp_path)])
