@@ -6,6 +6,7 @@ ONNX model); a terminal user sees a spinner from the first tenth of a second.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import sys
@@ -52,6 +53,10 @@ def spinner(text: str, stream: IO[str] | None = None) -> Iterator[None]:
         thread.join()
 
 
+#: seconds an exiting command waits for the models' loading it started
+WARM_JOIN_TIMEOUT = 60.0
+
+
 def start_warming(settings: Settings, *, pipeline: bool = True) -> threading.Thread | None:
     """Start loading the bundled embedding models beside whatever the caller does next:
     the store's, and the pipeline's unless ``pipeline`` is false (ingest needs only the
@@ -81,6 +86,9 @@ def start_warming(settings: Settings, *, pipeline: bool = True) -> threading.Thr
 
     warm = threading.Thread(target=load, name="citebot-warm", daemon=True)
     warm.start()
+    # a command that fails at once (a misspelt source) must not exit under onnxruntime while
+    # it builds a session: the C++ runtime aborts the process ("terminate called …")
+    atexit.register(warm.join, WARM_JOIN_TIMEOUT)
     return warm
 
 

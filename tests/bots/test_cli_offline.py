@@ -363,3 +363,11 @@ def test_a_reader_that_stops_early_gets_a_quiet_exit(tmp_path: Path) -> None:
         stderr = run.stderr.read().decode()
         assert run.wait(timeout=60) == 1
     assert stderr == "", stderr
+
+
+def test_a_misspelt_source_fails_in_one_line_while_the_models_load(tmp_path: Path) -> None:
+    # the models start loading at once; exiting under onnxruntime aborted the process (134)
+    result = _citebot("ingest", "plugin:nope", env={"CITEBOT_DATA_DIR": str(tmp_path / "d")})
+    assert result.returncode == 1, result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("citebot: no plugin connector named 'nope'")
