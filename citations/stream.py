@@ -48,7 +48,7 @@ from collections.abc import Sequence
 
 from citations.model import CitedAnswer, Reference, Segment, Source
 from citations.refusal import is_refusal
-from citations.urls import canonical_url
+from citations.urls import canonical_url, linkable
 
 MAX_HOLDBACK = 64
 """The most characters ``feed`` ever keeps back while a marker may be forming."""
@@ -96,6 +96,13 @@ class CitationStream:
     """Stream resolver: ``feed(token) -> str``, ``close() -> str``, ``.answer``."""
 
     def __init__(self, sources: Sequence[Source], *, merge_fragments: bool = False) -> None:
+        self._warnings: list[str] = [
+            f"source {s.id} dropped: its URL is no link a user may click ({s.url[:40]!r})"
+            for s in sources
+            if not linkable(s.url)
+        ]
+        # every link a footnote makes comes from here: a ``javascript:`` one never does
+        sources = [s for s in sources if linkable(s.url)]
         self._sources: dict[int, Source] = {s.id: s for s in sources}
         self._order: tuple[Source, ...] = tuple(sources)
         self._merge = merge_fragments
@@ -103,7 +110,6 @@ class CitationStream:
         self._by_id: dict[int, int | None] = {}  # source id -> footnote number
         self._numbers: dict[str, int] = {}
         self._first: dict[str, Source] = {}
-        self._warnings: list[str] = []
 
         self._buf = ""
         self._mode = _NORMAL

@@ -68,6 +68,20 @@ def _host(hostname: str) -> str:
         return host
 
 
+#: what a footnote may link to: a web page, or a file on the operator's own disk; never
+#: ``javascript:`` or ``data:``, which a browser runs instead of opening
+LINKABLE_SCHEMES = frozenset({"http", "https", "file"})
+
+
+def linkable(url: str) -> bool:
+    """Whether ``url`` may become a link a user clicks: one of ``LINKABLE_SCHEMES`` or
+    relative. A browser drops control characters before it reads the scheme."""
+    if any(ord(c) < 0x20 or c == "\x7f" for c in url):
+        return False
+    scheme = urlsplit(url.strip()).scheme.lower()
+    return not scheme or scheme in LINKABLE_SCHEMES
+
+
 def canonical_url(url: str, *, merge_fragments: bool = False, keep_slash: bool = False) -> str:
     """Normalise ``url`` so that equal places compare equal (see the module doc).
 

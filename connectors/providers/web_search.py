@@ -118,14 +118,16 @@ def _status_reason(status: int) -> str:
 
 
 def sources_from(reply: dict[str, Any]) -> list[Source]:
-    """Turn a Tavily ``/search`` reply into web sources; results without a URL are dropped."""
+    """Turn a Tavily ``/search`` reply into web sources; results without an http(s) URL
+    are dropped."""
     sources: list[Source] = []
     for result in reply.get("results") or ():
         if not isinstance(result, dict):
             continue
         url = str(result.get("url") or "").strip()
         text = str(result.get("raw_content") or result.get("content") or "").strip()
-        if not url or not text:
+        # a web result is a web page: a ``javascript:`` or ``data:`` one is an attack
+        if not url.lower().startswith(("http://", "https://")) or not text:
             continue
         title = str(result.get("title") or "").strip() or url
         sources.append(

@@ -389,3 +389,25 @@ def test_an_allowed_link_is_one_piece_a_message_is_never_split_inside() -> None:
         ("<https://docs.example.com/guide|the guide>", True),
         (" and bad now", False),
     ]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(document.cookie)",
+        " JavaScript:alert(1)",
+        "\x01javascript:alert(1)",  # a browser drops control characters before the scheme
+        "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+        "vbscript:msgbox(1)",
+    ],
+)
+def test_a_source_whose_url_a_browser_would_run_is_never_cited(url: str) -> None:
+    safe = Source(2, "https://docs.example.com/keys", "Keys", "Keys rotate.")
+    answer = resolve("Click here [1]. Keys rotate [2].", [Source(1, url, "Run me", "x"), safe])
+    assert [r.url for r in answer.references] == ["https://docs.example.com/keys"]
+    for rendered in (
+        str(render_slack(answer)[0].blocks),
+        render_discord(answer)[0].content,
+        render_markdown(answer),
+    ):
+        assert url.strip().lstrip("\x01")[:10].lower() not in rendered.lower()

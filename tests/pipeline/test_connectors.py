@@ -133,6 +133,9 @@ async def test_results_become_web_sources_with_real_urls(fake_tavily: FakeTavily
             page("https://a.example.com/keys", "Rotating keys", "Rotate keys every 90 days."),
             page("https://b.example.org/x", "", "Untitled page text."),
             page("", "No URL", "dropped"),
+            # a search index holds what pages link to: a browser would run these
+            page("javascript:alert(document.cookie)", "Run me", "dropped"),
+            page("data:text/html;base64,PHNjcmlwdD4=", "Run me too", "dropped"),
         ],
     )
     web, reason = build_web_search(
