@@ -18,6 +18,15 @@ _PATTERNS = re.compile(
     | \b(?:the\s+)?(?:provided\s+|given\s+|available\s+)?(?:sources|documents|context|knowledge\s+base)\s+
         (?:do(?:es)?\s*n[o']?t|did\s*n[o']?t)\s+(?:contain|mention|say|cover|include|provide|answer|address)
     | \b(?:cannot|can't|unable\s+to)\s+(?:be\s+)?answer(?:ed)?
+    | \bi'm\s+(?:not\s+able|unable)\s+to\s+(?:find|locate|answer|see|determine|tell|help|provide|identify)
+    | \b(?:the\s+)?(?:provided\s+)?(?:docs|documentation|sources\s+provided)\s+
+        (?:do(?:es)?\s*n[o']?t|did\s*n[o']?t)\s+(?:contain|mention|say|cover|include|provide|answer|address|explain)
+    | \b(?:is|are)\s*(?:n't|\s+not)\s+(?:covered|mentioned|addressed|explained|described)\s+in\s+the\s+
+        (?:provided\s+|given\s+)?(?:sources|documents|docs|documentation|context|knowledge\s+base)
+    | \bno\s+mention\s+of\b.{0,80}?\bin\s+the\s+(?:provided\s+|given\s+)?(?:sources|documents|docs|documentation|context)
+    | \b(?:none\s+of|nothing\s+in)\s+the\s+(?:provided\s+|given\s+)?(?:sources|documents|docs|documentation|context)\s+
+        (?:explains?|mentions?|covers?|says?|answers?|describes?|contains?|address(?:es)?)
+    | \bthe\s+answer\s+is\s*(?:n't|\s+not)\s+in\s+the\s+(?:provided\s+|given\s+)?(?:sources|documents|docs|documentation|context)
     | \bnot\s+(?:found|mentioned|covered)\s+in\s+the\s+(?:provided\s+|given\s+)?(?:sources|documents|context|knowledge\s+base)
     | 見つかりませんでした | 分かりません | わかりません | 回答できません | 答えられません
     | 找不到 | 无法回答 | 無法回答 | 没有找到 | 沒有找到

@@ -50,6 +50,16 @@ def test_fragments_kept_or_merged() -> None:
         "I couldn't find this in the knowledge base [1][2].",
         "I couldn't find this in the knowledge base [1], [2].",
         "The sources [1] do not mention the price.",
+        # wordings models use as often (seen from a local model in session 45)
+        "I'm not able to find that in the sources [1].",
+        "The documentation does not mention how to rotate keys [1].",
+        "The docs don't say how to do it.",
+        "This isn't covered in the sources.",
+        "There is no mention of key rotation in the sources.",
+        "None of the sources explain how to rotate keys.",
+        "Nothing in the sources answers this.",
+        "The answer is not in the sources.",
+        "The sources provided do not contain that information.",
     ],
 )
 def test_refusals(text: str) -> None:
@@ -67,6 +77,9 @@ def test_refusals(text: str) -> None:
         "Yes[3]. I couldn't find more.",
         "Yes.[3] I couldn't find more.",
         "I couldn't find the exact limit. The docs say keys expire after a day [1].",
+        "None of the flags are required; run it plainly [1].",
+        "Nothing in the config needs changing [1].",
+        "Keys are not covered by the warranty [1].",
     ],
 )
 def test_answers_are_not_refusals(text: str) -> None:
