@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citations.model import CitedAnswer, Reference, Segment, Source
+from citations.model import CitedAnswer, Origin, Reference, Segment, Source
 from citations.refusal import is_refusal
 from citations.urls import canonical_url, linkable
 
@@ -282,7 +282,9 @@ class CitationStream:
     def _key(self, source: Source) -> str:
         key = self._keys.get(source.id)
         if key is None:
-            key = canonical_url(source.url, merge_fragments=self._merge)
+            # a web result's fragment is a spot on one page, not a section of its own
+            merge = self._merge or source.origin is Origin.WEB
+            key = canonical_url(source.url, merge_fragments=merge)
             self._keys[source.id] = key
         return key
 

@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citations import CitationStream, Segment, Source, resolve
+from citations.model import Origin
 from tests.citations.profiles import PROPERTY
 
 URLS = ["a.html#chap1", "a.html#chap2", "b.pdf", "b.pdf", "c.pdf", "d.csv"]
@@ -192,6 +193,19 @@ def test_merge_fragments_option() -> None:
     assert answer.text == "x[1] y[1]"
     assert [r.url for r in answer.references] == ["a.html"]
     assert [s.id for s in answer.references[0].sources] == [1, 2]
+
+
+def test_a_web_page_under_two_fragments_is_one_footnote() -> None:
+    page = "https://a.example.org/t"
+    web = [
+        Source(1, page, "T", "one", origin=Origin.WEB),
+        Source(2, page + "#frag", "T", "two", origin=Origin.WEB),
+        # knowledge-base sections of one page stay apart
+        Source(3, "https://docs.example.com/p#a", "P", "a"),
+        Source(4, "https://docs.example.com/p#b", "P", "b"),
+    ]
+    answer = resolve("x[1] y[2] z[3] w[4]", web)
+    assert answer.text == "x[1] y[1] z[2] w[3]"
 
 
 def test_dedupe_uses_canonical_url() -> None:
