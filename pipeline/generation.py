@@ -67,6 +67,7 @@ class GenerationSteps(WorkflowBase):
                     support = ()
             stream = CitationStream(sources, merge_fragments=self.settings.merge_fragments)
             raw: list[str] = []
+            started = False
             messages = prompts.answer_messages(
                 run.standalone, sources, stricter=ev.stricter, persona=run.question.persona
             )
@@ -80,14 +81,20 @@ class GenerationSteps(WorkflowBase):
                             shown = stream.feed(delta)
                             if shown and live:
                                 ctx.write_event_to_stream(DeltaEvent(text=shown))
+                                started = True
                 tail = stream.close()
                 if tail and live:
                     ctx.write_event_to_stream(DeltaEvent(text=tail))
             except Exception as exc:
+                # a model that stopped mid-answer answered: it is not "unavailable"
                 failure = classify(
-                    exc, seconds=self.settings.generate_timeout, answered=run.llm_answered
+                    exc,
+                    seconds=self.settings.generate_timeout,
+                    answered=run.llm_answered or any(d.strip() for d in raw),
                 )
                 self._llm_failed(run, "generate", failure, exc)
+                # what was shown of the broken answer is replaced whole, not run on into
+                live = live and not started
             else:
                 run.llm_answered = True
                 answer = stream.answer

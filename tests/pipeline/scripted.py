@@ -33,6 +33,11 @@ from pydantic import PrivateAttr
 
 HANG = object()
 
+
+class Broken(str):
+    """A reply streamed this far, then the connection broke (``ConnectionError``)."""
+
+
 Script = Any  # str | list[str] | Callable[[str], str] | BaseException | HANG
 
 
@@ -75,6 +80,8 @@ class ScriptedLLM(CustomLLM):
                 raise script
             if callable(script):
                 return str(script(prompt))
+            if isinstance(script, Broken):
+                return script
             return str(script)
         raise AssertionError(f"no script for prompt: {prompt[:120]!r}")
 
@@ -98,6 +105,8 @@ class ScriptedLLM(CustomLLM):
                 yield ChatResponse(
                     message=ChatMessage(role=MessageRole.ASSISTANT, content=sent), delta=delta
                 )
+            if isinstance(text, Broken):
+                raise ConnectionError("the server closed the stream")
 
         return gen()
 

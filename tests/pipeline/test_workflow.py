@@ -21,7 +21,7 @@ from pipeline.ports import Embedder, Grader
 from pipeline.question import Question, Trigger, Turn
 from tests.pipeline.calibration import PAIRS
 from tests.pipeline.memory import MemoryRetriever, StubWeb, kb
-from tests.pipeline.scripted import HANG, ScriptedLLM, by_keyword
+from tests.pipeline.scripted import HANG, Broken, ScriptedLLM, by_keyword
 
 ROTATE_URL = "https://docs.example.com/ops/keys#rotating-api-keys"
 WEB_URL = "https://www.example.org/blog/key-rotation"
@@ -296,6 +296,23 @@ async def test_llm_timeout_answers_from_the_knowledge_base_with_a_note(embedder:
     assert [r.url for r in done.answer.references] == [ROTATE_URL]
     assert llm.calls("check an answer") == []  # the LLM is not asked again in this run
     assert done.outcome is Outcome.ANSWERED
+
+
+async def test_a_model_that_breaks_off_mid_answer_is_not_called_unavailable(
+    embedder: Embedder,
+) -> None:
+    partial = "Rotate next to the key [1]. The old"
+    llm = ScriptedLLM({"answer with citations": Broken(partial), "check an answer": GOOD})
+    pipeline, _ = make(embedder, llm, grader="embedding")
+    events, done = await collect(pipeline, ROTATE)
+
+    assert "unavailable" not in done.answer.text
+    assert "the model failed (ConnectionError" in done.answer.text
+    # the broken answer was shown as it came; what replaces it is not run on after it
+    streamed = "".join(e.text for e in events if isinstance(e, AnswerDelta))
+    assert streamed.startswith("Rotate next to the key") and "The old" in streamed
+    assert "Note:" not in streamed and "audit trail" not in streamed
+    assert [r.url for r in done.answer.references] == [ROTATE_URL]
 
 
 async def test_grader_timeout_falls_back_to_the_embedding_grader(embedder: Embedder) -> None:
