@@ -36,8 +36,20 @@ class CommandOption:
 
 @dataclass(frozen=True, slots=True)
 class CommandReply:
+    """What a command answers. ``text`` is plain text: a link is written ``<https://…>``
+    and shown as a link on every platform; anything else that would be a link or a
+    mention there (``[label](url)``, a bare URL, ``@here``) is shown as text."""
+
     text: str
     ephemeral: bool = True
+
+    def parts(self) -> list[tuple[str, bool]]:
+        """The text in order, each part with whether it is a link (``<https://…>``)."""
+        return [(part, bool(_LINK.fullmatch(part))) for part in _LINK.split(self.text) if part]
+
+
+#: a link as a command writes it
+_LINK = re.compile(r"(<https?://[^<>\s]+>)")
 
 
 CommandHandler = Callable[["PluginContext"], Awaitable[CommandReply]]

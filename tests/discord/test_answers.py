@@ -183,7 +183,7 @@ async def test_a_long_plugin_reply_is_cut_between_words_never_in_a_link(
     link = "https://docs.example.com/a/long/path/to/document-number-048"
 
     async def listing(context: PluginContext) -> CommandReply:
-        return CommandReply("x" * 1990 + f" {link} and more words", ephemeral=False)
+        return CommandReply("x" * 1990 + f" <{link}> and more words", ephemeral=False)
 
     await start_bot(plugins=host_with(ChatCommand("listing", "A long listing.", listing)))
     interaction = await fake.slash("listing", {})
@@ -192,6 +192,26 @@ async def test_a_long_plugin_reply_is_cut_between_words_never_in_a_link(
     assert all(len(text) <= DISCORD_CONTENT_LIMIT for text in shown)
     assert shown[1].startswith(f"<{link}>"), shown[1][:80]
     assert all(text.count("<") == text.count(">") for text in shown)
+
+
+async def test_a_plugin_reply_links_only_what_it_writes_as_a_link(
+    start_bot: StartBot, fake: FakeDiscord
+) -> None:
+    async def status(context: PluginContext) -> CommandReply:
+        # a plugin passes on text it did not write: a title, a ticket's summary
+        return CommandReply(
+            "See <https://status.example.com/> and [click](https://evil.example/x), "
+            "https://evil.example/bare, `run --limit:<int>`",
+            ephemeral=False,
+        )
+
+    await start_bot(plugins=host_with(ChatCommand("status", "Status.", status)))
+    interaction = await fake.slash("status", {})
+    await fake.wait_for(lambda: fake.messages.get(interaction.channel_id))
+    (text,) = [m["content"] for m in fake.messages[interaction.channel_id]]
+    assert "<https://status.example.com/>" in text
+    assert "](https://evil" not in text and "https://evil" not in text
+    assert "`run --limit:<int>`" in text, "code is copied as written"
 
 
 async def test_without_message_content_the_intent_is_off_and_logged_once(

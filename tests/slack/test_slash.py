@@ -114,6 +114,22 @@ async def test_ask_when_the_bot_is_not_in_the_channel(make_harness):
     assert h.answerer.questions == []
 
 
+async def test_a_plugin_reply_links_only_what_it_writes_as_a_link(make_harness):
+    async def status(ctx: PluginContext) -> CommandReply:
+        return CommandReply(
+            "See <https://status.example.com/> and [click](https://evil.example/x), "
+            "https://evil.example/bare <!here>"
+        )
+
+    h = await make_harness(
+        runtime_kwargs={"plugins": host_with(ChatCommand("status", "Status", status))}
+    )
+    await h.command("status")
+    text = (await h.fake.wait_for("response_url:cmd")).params["text"]
+    assert "<https://status.example.com/>" in text, "the link the plugin wrote works"
+    assert "https://evil" not in text and "<!here>" not in text
+
+
 async def test_ask_name_routes_to_a_plugin_command(make_harness):
     seen: list[PluginContext] = []
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import re
 from collections.abc import Callable, Coroutine
 from typing import Any, Literal
 
@@ -17,7 +16,7 @@ from discord import app_commands
 
 from bots.platforms.discord.places import NO_PINGS, is_allowed, place_of
 from bots.platforms.discord.ports import DiscordAdapter
-from bots.platforms.discord.render import CONTENT_LIMIT, no_previews
+from bots.platforms.discord.render import CONTENT_LIMIT
 from bots.plugins.commands import (
     ChatCommand,
     CommandOption,
@@ -29,7 +28,8 @@ from bots.plugins.commands import (
 )
 from bots.plugins.context import plugin_context
 from bots.plugins.manager import commands_of
-from citations.render.pieces import Piece, join, pack
+from citations.render.pieces import Piece, join, outside_code, pack
+from citations.render.safe import defang
 from pipeline.question import Trigger
 
 log = logging.getLogger("citebot.discord")
@@ -145,16 +145,12 @@ async def run_chat_command(
         await interaction.followup.send(more, ephemeral=reply.ephemeral, allowed_mentions=NO_PINGS)
 
 
-#: a link wrapped so that it shows no preview: cut through, it would link what is left of it
-_WRAPPED_LINK = re.compile(r"(<[^<>\s]+>)")
-
-
 def _chunks(reply: CommandReply) -> list[str]:
-    """The reply in messages Discord takes, cut between lines or words, never in a link."""
-    text = no_previews(reply.text) or "Done."
+    """The reply in messages Discord takes, cut between lines or words, never in a link
+    (cut through, ``<https://…>`` would link what is left of it)."""
     pieces = [
-        Piece(part, atom=bool(_WRAPPED_LINK.fullmatch(part)))
-        for part in _WRAPPED_LINK.split(text)
-        if part
+        # code links and pings nothing, and a command's usage (``limit:<int>``) is copied as is
+        Piece(part, atom=True) if link else Piece(outside_code(part, defang))
+        for part, link in reply.parts()
     ]
-    return [join(chunk) for chunk in pack(pieces, CONTENT_LIMIT)]
+    return [join(chunk) for chunk in pack(pieces, CONTENT_LIMIT)] or ["Done."]

@@ -135,7 +135,7 @@ async def _run_command(
     reply = await invoke(command, context)
     await respond(
         response_type="ephemeral" if reply.ephemeral else "in_channel",
-        text=escape(reply.text),
+        text="".join(part if link else escape(part) for part, link in reply.parts()),
         unfurl_links=False,
         unfurl_media=False,
     )
