@@ -8,6 +8,7 @@ import pytest
 
 from bots.core.dedupe import Dedupe, MemoryBackend, RedisBackend, build_dedupe
 from bots.platforms.slack.history import BotIdentity, turns
+from bots.platforms.slack.questions import is_user_text
 from bots.platforms.slack.text import mentions, question_text, quiet, strip_mention
 from bots.settings import load_settings
 from pipeline.question import Turn
@@ -125,3 +126,25 @@ def test_history_turns_keep_newest_within_budget():
     assert turns(messages, me, budget_tokens=0, exclude_ts="5") == ()
     with_bots = turns(messages, me, budget_tokens=1000, exclude_ts="5", include_bots=True)
     assert Turn("user", "another bot") in with_bots
+
+
+@pytest.mark.parametrize(
+    ("extra", "answer_bots", "answered"),
+    [
+        # a bot's post comes as subtype bot_message, with or without its bot_id
+        ({"subtype": "bot_message"}, True, True),
+        ({"subtype": "bot_message", "bot_id": "B1"}, True, True),
+        ({"bot_id": "B1"}, True, True),
+        ({"subtype": "bot_message", "bot_id": "B1"}, False, False),
+        ({"subtype": "bot_message"}, False, False),
+        # a bot's edit is an edit
+        ({"subtype": "message_changed", "bot_id": "B1"}, True, False),
+        ({}, False, True),
+        ({"subtype": "thread_broadcast"}, False, True),
+    ],
+)
+def test_which_messages_are_words_to_answer(
+    extra: dict[str, str], answer_bots: bool, answered: bool
+) -> None:
+    event = {"type": "message", "channel": "C1", "ts": "1.1", "text": "what is it?", **extra}
+    assert is_user_text(event, answer_bots=answer_bots) is answered
