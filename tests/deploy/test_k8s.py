@@ -98,7 +98,10 @@ def test_settings_come_from_the_configmap_and_secret() -> None:
     # every key is a real setting: loading them must not fail and must change the settings
     env = {k: v for k, v in data.items()}
     # with the Secret's keys filled in, as a real deployment has them
-    env |= {key: "filled-in" for key in docs["Secret"]["stringData"]}
+    env |= {
+        key: "redis://redis:6379/0" if key.endswith("REDIS_URL") else "filled-in"
+        for key in docs["Secret"]["stringData"]
+    }
     settings = Settings(_env_file=None, **_nested(env))  # type: ignore[call-arg]
     assert settings.store.kind == "weaviate" and settings.slack.mode == "http"
     assert (

@@ -8,6 +8,7 @@ Here every failed command gets a private one-line reply.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -41,7 +42,7 @@ class CitebotTree(app_commands.CommandTree[Any]):
 
 
 def _invoked(interaction: discord.Interaction[Any]) -> str:
-    data = interaction.data or {}
+    data: Mapping[str, Any] = interaction.data or {}
     return str(data.get("name", "?"))
 
 
