@@ -21,6 +21,12 @@ JUNK = {
     "not JSON": ("{not json", "application/json"),
     "not UTF-8": ("\udcff", "application/json"),
     "form payload not an object": ("payload=%5B1%5D", "application/x-www-form-urlencoded"),
+    # Bolt reads the last of several payloads, and an empty one as JSON too
+    "two form payloads": (
+        "payload=%7B%22type%22%3A%22block_actions%22%7D&payload=%5B1%5D",
+        "application/x-www-form-urlencoded",
+    ),
+    "empty form payload": ("payload=", "application/x-www-form-urlencoded"),
     "event not an object": (
         json.dumps({"type": "event_callback", "event_id": "Ev1", "event": "x"}),
         "application/json",
