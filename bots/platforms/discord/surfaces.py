@@ -200,19 +200,19 @@ class InteractionCanvas:
     ) -> None:
         """``here`` through the interaction while its token lasts, else ``there`` on the
         channel surface the answer moved to."""
-        if self.moved is None and not self._stay and not self._fresh():
-            await self._move(token_valid=not self.interaction.is_expired())
-        if self.moved is None:
+        moved = self.moved
+        if moved is None and not self._stay and not self._fresh():
+            moved = await self._move(token_valid=not self.interaction.is_expired())
+        if moved is None:
             try:
                 await here()
                 return
             except discord.HTTPException as exc:
                 if exc.status != 401 and exc.code not in _TOKEN_GONE:
                     raise
-                await self._move(token_valid=False)
-        assert self.moved is not None
+                moved = await self._move(token_valid=False)
         try:
-            await there(self.moved)
+            await there(moved)
         except discord.Forbidden:
             if self._pointed or not self._token_valid or self.interaction.is_expired():
                 raise
@@ -228,11 +228,12 @@ class InteractionCanvas:
             self._pointed = True
             await self._point()
 
-    async def _move(self, *, token_valid: bool) -> None:
+    async def _move(self, *, token_valid: bool) -> ChannelCanvas:
         self._token_valid = token_valid
         where = "in your DMs" if self.ephemeral else "below"
         log.info("interaction %s is about to expire; continuing %s", self.interaction.id, where)
         self.moved = ChannelCanvas(await self._destination())
+        return self.moved
 
     async def _point(self) -> None:
         """Point the response at the answer's continuation, now that it is there."""
