@@ -238,7 +238,7 @@ class FeedbackSettings(BaseModel):
     model_config = ConfigDict(use_attribute_docstrings=True)
 
     keep_days: int = Field(0, ge=0)
-    """days answers and votes are kept; 0 keeps them until `citebot feedback purge --days`"""
+    """days answers and votes are kept (a running bot drops older ones hourly); 0 keeps them until `citebot feedback purge --days`"""
     hash_users: bool = False
     """store asker and voter ids as salted SHA-256 hashes instead of platform ids"""
     user_salt: SecretStr | None = None
