@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bots.platforms.discord.chat_commands import _chunks
 from bots.plugins import ChatCommand, CommandReply, PluginContext
 from bots.plugins.manager import PluginHost
 from bots.settings.sections import PluginSettings
@@ -183,7 +184,8 @@ async def test_a_long_plugin_reply_is_cut_between_words_never_in_a_link(
     link = "https://docs.example.com/a/long/path/to/document-number-048"
 
     async def listing(context: PluginContext) -> CommandReply:
-        return CommandReply("x" * 1990 + f" <{link}> and more words", ephemeral=False)
+        # the link would start 50 characters before the limit: it goes whole to the next
+        return CommandReply("x" * 1950 + f" <{link}> and more words", ephemeral=False)
 
     await start_bot(plugins=host_with(ChatCommand("listing", "A long listing.", listing)))
     interaction = await fake.slash("listing", {})
@@ -192,6 +194,11 @@ async def test_a_long_plugin_reply_is_cut_between_words_never_in_a_link(
     assert all(len(text) <= DISCORD_CONTENT_LIMIT for text in shown)
     assert shown[1].startswith(f"<{link}>"), shown[1][:80]
     assert all(text.count("<") == text.count(">") for text in shown)
+
+
+def test_an_empty_plugin_reply_is_shown_as_done() -> None:
+    # Discord refuses a message without content (50006)
+    assert _chunks(CommandReply("")) == ["Done."]
 
 
 async def test_a_plugin_reply_links_only_what_it_writes_as_a_link(

@@ -135,6 +135,8 @@ def test_history_turns_keep_newest_within_budget():
         ({"subtype": "bot_message"}, True, True),
         ({"subtype": "bot_message", "bot_id": "B1"}, True, True),
         ({"bot_id": "B1"}, True, True),
+        ({"bot_id": "B1"}, False, False),
+        ({"subtype": "message_changed"}, False, False),
         ({"subtype": "bot_message", "bot_id": "B1"}, False, False),
         ({"subtype": "bot_message"}, False, False),
         # a bot's edit is an edit
