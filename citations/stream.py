@@ -96,13 +96,16 @@ class CitationStream:
     """Stream resolver: ``feed(token) -> str``, ``close() -> str``, ``.answer``."""
 
     def __init__(self, sources: Sequence[Source], *, merge_fragments: bool = False) -> None:
+        # every link a footnote makes comes from here: a ``javascript:`` one never does
+        kept: list[Source] = []
+        dropped: list[Source] = []
+        for source in sources:
+            (kept if linkable(source.url) else dropped).append(source)
         self._warnings: list[str] = [
             f"source {s.id} dropped: its URL is no link a user may click ({s.url[:40]!r})"
-            for s in sources
-            if not linkable(s.url)
+            for s in dropped
         ]
-        # every link a footnote makes comes from here: a ``javascript:`` one never does
-        sources = [s for s in sources if linkable(s.url)]
+        sources = kept
         self._sources: dict[int, Source] = {s.id: s for s in sources}
         self._order: tuple[Source, ...] = tuple(sources)
         self._merge = merge_fragments

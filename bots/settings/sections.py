@@ -191,15 +191,6 @@ class OpsSettings(BaseModel):
     redis_url: SecretStr | None = None
     """Redis for dedupe and limits across replicas (secret)"""
 
-    @field_validator("redis_url")
-    @classmethod
-    def _redis_scheme(cls, value: SecretStr | None) -> SecretStr | None:
-        # redis-py refuses any other scheme, but only when the first question arrives
-        schemes = ("redis://", "rediss://", "unix://")
-        if value is not None and not value.get_secret_value().startswith(schemes):
-            raise ValueError("must start with redis://, rediss:// or unix://")
-        return value
-
     dedupe_ttl: float = Field(600.0, gt=0)
     """seconds a delivered event id is remembered"""
     lease_ttl: float = Field(30.0, gt=0)
@@ -215,6 +206,15 @@ class OpsSettings(BaseModel):
     """log level"""
     otel: bool = False
     """OpenTelemetry tracing (needs the otel extra)"""
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_scheme(cls, value: SecretStr | None) -> SecretStr | None:
+        # redis-py refuses any other scheme, but only when the first question arrives
+        schemes = ("redis://", "rediss://", "unix://")
+        if value is not None and not value.get_secret_value().startswith(schemes):
+            raise ValueError("must start with redis://, rediss:// or unix://")
+        return value
 
 
 class PluginSettings(BaseModel):

@@ -130,11 +130,8 @@ def read_folder(
         try:
             key = path.resolve(strict=True).as_uri()
             data = path.read_bytes()
-        except OSError as exc:
-            yield Skipped(relative, f"cannot read: {exc.strerror or exc}")
-            continue
-        except RuntimeError as exc:  # a symlink loop, before Python 3.13
-            yield Skipped(relative, f"cannot read: {exc}")
+        except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop, before 3.13
+            yield Skipped(relative, f"cannot read: {getattr(exc, 'strerror', None) or exc}")
             continue
         try:
             document = parse_bytes(
