@@ -10,6 +10,7 @@ from workflows.events import StopEvent
 from citations.model import CitedAnswer, Origin, Segment
 from pipeline.errors import scrub
 from pipeline.events import Done, Route
+from pipeline.llm_failures import stage_note
 from pipeline.workflow_base import WorkflowBase, drop_speculation
 from pipeline.workflow_events import FinalizeEvent
 
@@ -40,7 +41,7 @@ class FinalizeStep(WorkflowBase):
                 else Route.KNOWLEDGE_BASE
             )
         if run.llm_down is not None and not any(scrub(run.llm_down) in n for n in run.notes):
-            run.note(run.llm_down[:1].upper() + run.llm_down[1:] + ".")
+            run.note(stage_note(run.llm_down_stage, run.llm_down))
         if run.notes:
             notes = "\n".join(f"Note: {n}" for n in run.notes)
             answer = replace(

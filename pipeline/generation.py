@@ -97,6 +97,12 @@ class GenerationSteps(WorkflowBase):
                 live = live and not started
             else:
                 run.llm_answered = True
+                if not "".join(raw).strip():
+                    # a reasoning model that spent its tokens thinking says nothing; asking
+                    # again the same way says nothing again, so the sources speak instead
+                    empty = LLMFailed("the model returned an empty answer", down=False)
+                    self._llm_failed(run, "generate", empty, empty)
+                    return await self._extractive(ctx, run, sources, live=live, support=support)
                 answer = stream.answer
                 run.trace(
                     "generate",

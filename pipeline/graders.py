@@ -228,6 +228,12 @@ class LLMGrader:
         self.malformed = 0
 
     async def grade(self, question: str, texts: Sequence[str]) -> list[float]:
+        grades, _ = await self.graded(question, texts)
+        return grades
+
+    async def graded(self, question: str, texts: Sequence[str]) -> tuple[list[float], int]:
+        """The grades, and how many of the model's replies did not parse (this call's own:
+        ``malformed`` counts every question's)."""
         replies = await asyncio.gather(*(self._one(question, text) for text in texts))
         missing = [i for i, score in enumerate(replies) if score is None]
         grades = [score if score is not None else 0.0 for score in replies]
@@ -235,7 +241,7 @@ class LLMGrader:
             redo = await self.fallback.grade(question, [texts[i] for i in missing])
             for i, score in zip(missing, redo, strict=True):
                 grades[i] = score
-        return grades
+        return grades, len(missing)
 
     async def _one(self, question: str, text: str) -> float | None:
         async with self._limit:

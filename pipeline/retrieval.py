@@ -22,7 +22,13 @@ from pipeline.errors import failure_reason, one_line
 from pipeline.extracted import numbered
 from pipeline.followup import condense_offline
 from pipeline.graders import LLMGrader
-from pipeline.llm_failures import LLMFailed, classify, malformed_reply, traceback_if_debug
+from pipeline.llm_failures import (
+    LLMFailed,
+    classify,
+    malformed_reply,
+    stage_note,
+    traceback_if_debug,
+)
 from pipeline.passage_support import best_grade, strongest_support, supplemented
 from pipeline.ports import Hit
 from pipeline.question import Question
@@ -231,12 +237,17 @@ class RetrievalSteps(WorkflowBase):
         try:
             with collecting(run.usage):
                 async with asyncio.timeout(self.settings.grade_timeout):
-                    grades = await grader.grade(question, texts)
+                    if isinstance(grader, LLMGrader):
+                        grades, unparsed = await grader.graded(question, texts)
+                    else:
+                        grades, unparsed = await grader.grade(question, texts), 0
             if len(grades) != len(texts):
                 raise ValueError(
                     f"grader {grader.name!r} returned {len(grades)} grades for {len(texts)} texts"
                 )
             run.llm_answered = run.llm_answered or isinstance(grader, LLMGrader)
+            if unparsed and unparsed == len(texts):
+                run.note(stage_note("grade", "the model's grades did not parse"))
         except Exception as exc:
             if grader is self.embedding_grader:
                 log.error(

@@ -32,6 +32,8 @@ class RunState:
     rewrites: int = 0
     web_used: bool = False
     llm_down: str | None = None
+    #: the stage whose call found the model down, named by the note that says so
+    llm_down_stage: str = ""
     llm_answered: bool = False
     streamed: bool = False
     verdict: Verdict | None = None

@@ -105,6 +105,7 @@ class WorkflowBase(Workflow):
         )
         if failure.down:
             run.llm_down = failure.reason
+            run.llm_down_stage = stage
         if not failure.down or stage in ("generate", "check"):
             run.note(stage_note(stage, failure.reason))
         run.trace(stage, "LLM failed; continuing without it", reason=failure.reason)

@@ -241,6 +241,37 @@ async def test_a_failing_llm_still_answers_from_the_knowledge_base(
     assert 1 <= len(tasks) <= retrieved  # one request per hit at most, never a retry
 
 
+async def test_a_model_lost_before_an_unanswered_question_is_named_by_its_stage(
+    store: KnowledgeStore, embedder: Embedder, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.default = Fail(500, "the model crashed")
+    _, done = await run(
+        pipeline(store, embedder, fake_openai, None), "What is the boiling point of tungsten?"
+    )
+
+    assert done.route is Route.NO_ANSWER
+    assert (
+        "Note: The sources were ranked by similarity instead of by the model: "
+        "the language model is unavailable (InternalServerError 500)."
+    ) in done.answer.text
+
+
+async def test_an_empty_answer_is_said_to_be_empty_and_the_sources_answer_instead(
+    store: KnowledgeStore, embedder: Embedder, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.when("Task: grade relevance", grades({"click Rotate next to the key": 0.93}))
+    fake_openai.when("Task: answer with citations", "")
+    _, done = await run(pipeline(store, embedder, fake_openai, None), "How do I rotate an API key?")
+
+    assert done.answer.text.startswith(
+        "Note: This answer is put together from the sources directly: "
+        "the model returned an empty answer."
+    )
+    assert "could not be verified" not in done.answer.text
+    assert [r.url for r in done.answer.references] == [KEYS_URL]
+    assert len(fake_openai.calls("Task: answer with citations")) == 1
+
+
 async def test_a_rejected_request_says_which_stage_lost_the_model_and_why(
     store: KnowledgeStore, embedder: Embedder
 ) -> None:

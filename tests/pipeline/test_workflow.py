@@ -351,6 +351,37 @@ async def test_malformed_grader_reply_is_graded_by_the_fallback(embedder: Embedd
     assert pipeline.graders["llm"].malformed == 1  # type: ignore[attr-defined]
 
 
+async def test_grades_that_all_fail_to_parse_say_so_and_one_that_does_not_stays_quiet(
+    embedder: Embedder,
+) -> None:
+    broken = True
+
+    def grade(prompt: str) -> str:
+        if broken:
+            return "Sure! This passage is very relevant."
+        return json.dumps({"score": 0.95 if "Rotate next to the key" in prompt else 0.05})
+
+    llm = ScriptedLLM(
+        {
+            "grade relevance": grade,
+            "answer with citations": "Click Rotate [1].",
+            "check an answer": GOOD,
+        }
+    )
+    pipeline, _ = make(embedder, llm)
+    _, done = await collect(pipeline, ROTATE)
+
+    assert done.answer.text.startswith(
+        "Note: The sources were ranked by similarity instead of by the model: "
+        "the model's grades did not parse."
+    )
+    assert done.route is Route.KNOWLEDGE_BASE
+    # a second question whose grades parse gets no note from the first one's
+    broken = False
+    _, done = await collect(pipeline, ROTATE)
+    assert "did not parse" not in done.answer.text
+
+
 async def test_out_of_range_grades_are_clamped(embedder: Embedder) -> None:
     llm = ScriptedLLM(
         {
