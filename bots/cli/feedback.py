@@ -136,15 +136,19 @@ def export_command(ctx: click.Context, since: dt.datetime | None) -> None:
 @click.option(
     "--days",
     type=click.IntRange(0),
-    help="keep this many days (default: the feedback.keep_days setting)",
+    help="keep this many days (default: the feedback.keep_days setting); 0 deletes everything",
 )
+@click.option("--yes", is_flag=True, help="do not ask before --days 0 deletes everything")
 @click.pass_context
 @friendly
-def purge_command(ctx: click.Context, days: int | None) -> None:
+def purge_command(ctx: click.Context, days: int | None, yes: bool) -> None:
     """Delete answers and votes older than the retention period."""
     keep = days if days is not None else settings_from(ctx).feedback.keep_days
     if not keep and days is None:
         raise click.UsageError("no retention set: pass --days N or set CITEBOT_FEEDBACK__KEEP_DAYS")
+    # keep_days = 0 means "keep forever", so a 0 here is more likely a slip than a wish
+    if keep == 0 and not yes:
+        click.confirm("--days 0 deletes every stored answer and vote. Go on?", abort=True)
     store = _open(ctx)
     try:
         gone = store.purge(days=keep)

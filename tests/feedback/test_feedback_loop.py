@@ -224,3 +224,15 @@ def test_purge_deletes_what_it_is_asked_to_and_says_so(tmp_path, monkeypatch):
     assert code == 0 and "deleted 0 answer" in out
     code, out, _ = citebot(tmp_path, "purge", "--days", "30")
     assert code == 0 and "deleted 1 answer" in out
+
+
+def test_purging_everything_asks_first_unless_told_yes(tmp_path):
+    seeded(tmp_path).close()
+    result = CliRunner().invoke(
+        cli, ["--data-dir", str(tmp_path), "feedback", "purge", "--days", "0"], input="n\n"
+    )
+    assert result.exit_code == 1 and "deletes every stored answer" in result.output
+    code, out, _ = citebot(tmp_path, "export")
+    assert len(out.splitlines()) == 3  # nothing went
+    code, out, _ = citebot(tmp_path, "purge", "--days", "0", "--yes")
+    assert code == 0 and "deleted 3 answer" in out
