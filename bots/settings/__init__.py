@@ -46,6 +46,7 @@ from .origins import (
     read_dotenv,
     read_toml,
     toml_problems,
+    without_empty_secrets,
 )
 from .schema import unknown_keys
 from .sections import (
@@ -84,6 +85,13 @@ class ConventionalEnvSource(PydanticBaseSettingsSource):
             if value:
                 found.setdefault(section, {})[key] = value
         return found
+
+
+class TomlSource(TomlConfigSettingsSource):
+    """``citebot.toml``, its secrets written as ``""`` left unset."""
+
+    def __call__(self) -> dict[str, Any]:
+        return without_empty_secrets(self.settings_cls, super().__call__())
 
 
 class Settings(BaseSettings):
@@ -135,7 +143,7 @@ class Settings(BaseSettings):
             env_settings,
             ConventionalEnvSource(settings_cls),
             dotenv_settings,
-            TomlConfigSettingsSource(settings_cls),
+            TomlSource(settings_cls),
         )
 
     @model_validator(mode="after")
@@ -193,6 +201,7 @@ def _sources(overrides: dict[str, Any]) -> tuple[list[str], Origins]:
     config = Settings.model_config
     toml_file = Path(str(config.get("toml_file") or "citebot.toml"))
     toml_data, problems = read_toml(toml_file)
+    toml_data = without_empty_secrets(Settings, toml_data)
     problems += toml_problems(Settings, toml_data, str(toml_file))
     entries = [
         Origin(path, str(toml_file), dotted(path), RANK["citebot.toml"])

@@ -112,6 +112,21 @@ def read_toml(path: FilePath) -> tuple[dict[str, Any], list[str]]:
         return {}, [f"{path}: cannot be read: {exc.strerror}"]
 
 
+def without_empty_secrets(
+    model: type[BaseModel], data: dict[str, Any], prefix: Path = ()
+) -> dict[str, Any]:
+    """``data`` without its secrets written as ``""``: a file leaves a secret out that way,
+    as ``KEY=`` does in the environment (``env_ignore_empty``), and an empty token is no token."""
+    kept: dict[str, Any] = {}
+    for key, value in data.items():
+        path = (*prefix, key)
+        if isinstance(value, dict):
+            kept[key] = without_empty_secrets(model, value, path)
+        elif not (value == "" and is_secret(model, path)):
+            kept[key] = value
+    return kept
+
+
 def read_dotenv(path: FilePath) -> dict[str, str]:
     if not path.is_file():
         return {}

@@ -109,13 +109,18 @@ def test_a_structured_setting_that_is_not_json_names_its_variable(env: dict[str,
     assert line.startswith(f"citebot: env {next(iter(env))}: ") and "JSON" in line, line
 
 
-@pytest.mark.parametrize("where", ["env", ".env"])
+@pytest.mark.parametrize("where", ["env", ".env", "citebot.toml"])
 def test_an_empty_value_leaves_a_setting_unset(where: str) -> None:
     # how deploy/k8s's Secret and a .env template leave out what a setup does not use
     empty = {"CITEBOT_OPS__REDIS_URL": "", "CITEBOT_SLACK__BOT_TOKEN": "", "CITEBOT_WEB": ""}
     env = None
     if where == ".env":
         Path(".env").write_text("".join(f"{k}=\n" for k in empty), encoding="utf-8")
+    elif where == "citebot.toml":
+        # a file has no "unset" but leaving the line out; an empty secret is no secret
+        Path("citebot.toml").write_text(
+            '[ops]\nredis_url = ""\n[slack]\nbot_token = ""\napp_name = ""\n', encoding="utf-8"
+        )
     else:
         env = empty
     result = _config("--json", env=env)
@@ -123,6 +128,8 @@ def test_an_empty_value_leaves_a_setting_unset(where: str) -> None:
     shown = json.loads(result.stdout)
     assert shown["ops"]["redis_url"] is None and shown["slack"]["bot_token"] is None
     assert shown["web"]["enabled"] is True, "the web section keeps its defaults"
+    if where == "citebot.toml":
+        assert shown["slack"]["app_name"] == "", "only secrets: other text may be empty"
 
 
 def test_crossed_thresholds_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
