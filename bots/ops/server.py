@@ -82,32 +82,38 @@ def http_probe(url: str, *, ok: Callable[[int], bool] = lambda status: status < 
 
 
 def store_probe(path: Path) -> Probe:
-    """The data dir is there and its LanceDB store opens.
+    """The data dir is there and writable, and its LanceDB store opens.
 
     Never creates anything: a data dir deleted under a running bot is a fault to
     report, not one to paper over with an empty store.
     """
 
-    def check() -> None:
-        # no LanceDB import here: a cold import alone outlasts the probe timeout. A table
-        # opens when its dataset holds a version manifest, which is what LanceDB reads first.
-        if not path.is_dir():
-            raise RuntimeError("data dir is missing" if not path.exists() else "data dir is a file")
-        lance = path / LANCE_SUBDIR
-        tables = (
-            [entry for entry in os.scandir(lance) if entry.name.endswith(".lance")]
-            if lance.is_dir()
-            else []
-        )
-        for table in tables:
-            versions = Path(table.path) / "_versions"
-            if not versions.is_dir() or not any(versions.iterdir()):
-                raise RuntimeError(f"table {table.name.removesuffix('.lance')} does not open")
-
     async def probe() -> None:
-        await asyncio.to_thread(check)
+        await asyncio.to_thread(check_data_dir, path)
 
     return probe
+
+
+def check_data_dir(path: Path) -> None:
+    """Raise ``RuntimeError`` naming what is wrong with the data dir at ``path``."""
+    # no LanceDB import here: a cold import alone outlasts the probe timeout. A table
+    # opens when its dataset holds a version manifest, which is what LanceDB reads first.
+    if not path.is_dir():
+        raise RuntimeError("data dir is missing" if not path.exists() else "data dir is a file")
+    # access() asks the kernel, so a read-only mount fails it even for root; votes, claims
+    # and ingests all write here
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise RuntimeError("data dir is not writable")
+    lance = path / LANCE_SUBDIR
+    tables = (
+        [entry for entry in os.scandir(lance) if entry.name.endswith(".lance")]
+        if lance.is_dir()
+        else []
+    )
+    for table in tables:
+        versions = Path(table.path) / "_versions"
+        if not versions.is_dir() or not any(versions.iterdir()):
+            raise RuntimeError(f"table {table.name.removesuffix('.lance')} does not open")
 
 
 def installations_probe(settings: Settings) -> Probe:

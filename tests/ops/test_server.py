@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -100,6 +102,45 @@ async def test_readyz_does_not_recreate_a_deleted_data_dir(tmp_path: Path) -> No
         await runner.cleanup()
     assert (status, body["checks"]) == (503, {"store": "RuntimeError: data dir is missing"})
     assert not data.exists()
+
+
+def _store_fault_as_another_user(data: Path) -> str:
+    """What the store check says of ``data`` when run by a user who may not write there:
+    this user after a chmod, or, for root (whom modes do not stop), a forked child that has
+    become ``nobody``."""
+    data.chmod(0o555)
+    if os.geteuid() != 0:
+        try:
+            server.check_data_dir(data)
+        except RuntimeError as exc:
+            return str(exc)
+        return "ok"
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child only checks, writes and leaves
+        said = b"ok"
+        try:
+            os.setuid(65534)
+            server.check_data_dir(data)
+        except Exception as exc:
+            said = (str(exc) if isinstance(exc, RuntimeError) else repr(exc)).encode()
+        finally:
+            os.write(write, said)
+            os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    with os.fdopen(read, "rb") as pipe:
+        return pipe.read().decode()
+
+
+def test_a_data_dir_the_bot_may_not_write_is_not_ready() -> None:
+    # pytest's tmp_path sits under a directory only its owner may enter
+    with tempfile.TemporaryDirectory() as parent:
+        Path(parent).chmod(0o755)
+        data = Path(parent) / "data"
+        data.mkdir()
+        server.check_data_dir(data)  # writable: no fault
+        assert _store_fault_as_another_user(data) == "data dir is not writable"
 
 
 async def test_readyz_store_that_does_not_open_is_not_ready(tmp_path: Path) -> None:
