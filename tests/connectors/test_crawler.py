@@ -324,3 +324,24 @@ async def test_a_gzipped_sitemap_is_read_and_a_zip_bomb_is_not_unpacked(tmp_path
     assert len(bomb) < 100_000
     with pytest.raises(ValueError, match="52,428,800 bytes"):
         parse_sitemap(bomb)
+
+
+async def test_one_page_served_under_several_urls_is_one_document(tmp_path: Path) -> None:
+    async with Website() as site:
+        guide = page("Guide", ("Install", "Run pip install."), links=("/",))
+        for path in ("/docs/index.html", "/docs", "/docs/"):
+            site.put(path, guide, in_sitemap=False)
+        u = site.url
+        site.put("/", page("Home", ("Welcome", "Start."), links=("/docs/index.html", "/docs/")))
+        first = await crawl(site, tmp_path, [u("/")])
+        assert keys(first) == {u("/"), u("/docs/")}  # the shorter URL
+        assert (u("/docs/index.html"), f"the same text as {u('/docs/')}") in first.skipped
+
+        # a link to an even shorter spelling: the store's page stays, nothing is re-added
+        site.put(
+            "/", page("Home", ("Welcome", "Start."), links=("/docs", "/docs/", "/docs/index.html"))
+        )
+        again = await crawl(site, tmp_path, [u("/")])
+        assert keys(again) == set()
+        assert again.unchanged == {u("/"), u("/docs/")} and not again.removed
+        assert {url for url, _ in again.skipped} == {u("/docs"), u("/docs/index.html")}

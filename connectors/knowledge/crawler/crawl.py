@@ -137,6 +137,8 @@ class Crawler:
         self._pages: dict[str, PageState] = {}
         self._kept: set[str] = set()
         self._seen: set[str] = set()
+        #: a page's text hash -> the URL that keeps that text
+        self._texts: dict[str, str] = {}
         self._budget = self.settings.max_pages
         #: the sitemaps an index named
         self._listed: set[str] = set()
@@ -227,9 +229,11 @@ class Crawler:
             if old is None:
                 self._fail(visit.url, "304 Not Modified for a page never seen")
                 return
+            self._follow(old.links, visit)
+            if self._same_text(url, old.content_hash):
+                return
             self._pages[url] = old
             self._result.unchanged.add(url)
-            self._follow(old.links, visit)
             return
         kind = _kind(headers) or "text/html"
         if kind in _XML or (kind not in _HTML + _PDF and looks_like_sitemap(body)):
@@ -255,6 +259,9 @@ class Crawler:
             self._drop(url, "no text")
             return
         digest = Document.hash_of(title + "\n" + full_text(sections))
+        if self._same_text(url, digest):
+            self._follow(links, visit)
+            return
         page = PageState(
             headers.get("etag"), headers.get("last-modified"), digest, list(links), title
         )
@@ -379,6 +386,23 @@ class Crawler:
         if visit.follow and visit.depth < self.settings.max_depth:
             for link in links:
                 self._enqueue(link, visit.depth + 1, True)
+
+    def _same_text(self, url: str, digest: str) -> bool:
+        """Whether ``url`` gives way to a page of the same text (``/docs/``, ``/docs`` and
+        ``/docs/index.html`` of one server), and is dropped; the page kept is the one the
+        store holds already, else the shortest URL, so a second crawl keeps what the first did.
+        """
+        first = self._texts.setdefault(digest, url)
+        if first == url:
+            return False
+        keep, drop = sorted((first, url), key=lambda u: (u not in self._old.pages, len(u), u))
+        self._texts[digest] = keep
+        result = self._result
+        result.documents = [d for d in result.documents if d.key != drop]
+        result.added.discard(drop)
+        result.unchanged.discard(drop)
+        self._drop(drop, f"the same text as {keep}")
+        return drop == url
 
     def _holds(self, url: str) -> bool:
         return self._known is None or url in self._known
