@@ -19,6 +19,7 @@ from connectors.knowledge.settings import CrawlSettings
 from tests.fakes.website import Website, page
 
 FAST = CrawlSettings(per_host_delay=0, timeout=1.0, concurrency=4)
+ONE_BY_ONE = CrawlSettings(per_host_delay=0, timeout=1.0, concurrency=1)
 
 
 def text_only(url: str, body: bytes, kind: str) -> tuple[str, tuple[Section, ...]]:
@@ -333,15 +334,32 @@ async def test_one_page_served_under_several_urls_is_one_document(tmp_path: Path
             site.put(path, guide, in_sitemap=False)
         u = site.url
         site.put("/", page("Home", ("Welcome", "Start."), links=("/docs/index.html", "/docs/")))
-        first = await crawl(site, tmp_path, [u("/")])
-        assert keys(first) == {u("/"), u("/docs/")}  # the shorter URL
+        # one at a time, in link order: the longer URL is read first and gives way
+        first = await crawl(site, tmp_path, [u("/")], ONE_BY_ONE)
+        assert keys(first) == first.added == {u("/"), u("/docs/")}  # the shorter URL
         assert (u("/docs/index.html"), f"the same text as {u('/docs/')}") in first.skipped
 
         # a link to an even shorter spelling: the store's page stays, nothing is re-added
         site.put(
             "/", page("Home", ("Welcome", "Start."), links=("/docs", "/docs/", "/docs/index.html"))
         )
-        again = await crawl(site, tmp_path, [u("/")])
-        assert keys(again) == set()
+        again = await crawl(site, tmp_path, [u("/")], ONE_BY_ONE)
+        assert keys(again) == set() and not again.added
         assert again.unchanged == {u("/"), u("/docs/")} and not again.removed
         assert {url for url, _ in again.skipped} == {u("/docs"), u("/docs/index.html")}
+
+
+async def test_two_stored_pages_that_come_to_read_the_same_become_one(tmp_path: Path) -> None:
+    async with Website() as site:
+        u = site.url
+        site.put("/", page("Home", ("Welcome", "Start."), links=("/docs/", "/docs")))
+        site.put("/docs/", page("Guide", ("Install", "Run pip install.")), in_sitemap=False)
+        site.put("/docs", page("Old guide", ("Install", "Run setup.py.")), in_sitemap=False)
+        first = await crawl(site, tmp_path, [u("/")], ONE_BY_ONE)
+        assert keys(first) == {u("/"), u("/docs/"), u("/docs")}
+
+        site.put("/docs", page("Guide", ("Install", "Run pip install.")), in_sitemap=False)
+        again = await crawl(site, tmp_path, [u("/")], ONE_BY_ONE)
+        # both are stored: the shorter stays, changed; the other was unchanged and goes
+        assert keys(again) == {u("/docs")} and again.unchanged == {u("/")}
+        assert again.removed == {u("/docs/")}
