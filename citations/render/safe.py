@@ -152,6 +152,7 @@ class _Scanner:
         self.fence_len_ok = True
         self.tainted = False  # an unpaired backtick run: nothing more is code
         self.indent = 0  # spaces since the start of the line, or -1
+        self.last = ""  # the last character scanned: "!" makes the next "[" an image's
 
     def scan(self, final: bool) -> list[_Unit]:
         buf = self.buf
@@ -172,6 +173,7 @@ class _Scanner:
 
     def _text(self, kind: _Kind, text: str, units: list[_Unit]) -> None:
         units.append(_Unit(kind, text))
+        self.last = text[-1:] or self.last
         newline = text.rfind("\n")
         tail = text[newline + 1 :] if newline >= 0 else text
         if newline >= 0:
@@ -227,7 +229,8 @@ class _Scanner:
             self._text(_Kind.PROSE, buf[i:end], units)
             return end
         if char == "[":
-            link = _link(buf, i, final)
+            # an image is not a link: shown as written, disarmed, as the final answer shows it
+            link = _NONE if self.last == "!" else _link(buf, i, final)
             if link == _NEED:
                 return _NEED
             if link == _NONE:
@@ -236,6 +239,7 @@ class _Scanner:
             end, label, url = link  # type: ignore[misc]
             units.append(_Unit(_Kind.LINK, buf[i:end], label, url))
             self.indent = -1
+            self.last = ")"
             return end
         # a backtick run
         k = _TICKS.match(buf, i).end()  # type: ignore[union-attr]
@@ -449,6 +453,10 @@ class SafeStream:
             if at >= 0 and self._code[at][0] < start < self._code[at][1]:
                 # the cut would fall inside code: start after it, or keep the open fence open
                 start = self._code[at][1]
+            if start < len(text) and _escaped(text, start):
+                # cut off from its backslash, the character would mean something else (a
+                # backtick would open code, or close it elsewhere): start past it
+                start += 1
             if start >= len(text):
                 break
             rest = text[start:]
@@ -504,6 +512,14 @@ class SafeStream:
         if out:
             self._out.append(out)
         return out
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether ``text[at]`` follows an odd run of backslashes, which escapes it."""
+    run = at
+    while run > 0 and text[run - 1] == "\\":
+        run -= 1
+    return (at - run) % 2 == 1
 
 
 def _clip(text: str, room: int) -> str:

@@ -117,3 +117,38 @@ def test_a_preview_that_starts_on_backticks_starts_them_on_a_line() -> None:
 
 def test_the_limit_drops_an_entity_cut_at_the_very_start() -> None:
     assert SafeStream(limit=2).feed("&lt; x") == ""
+
+
+def test_a_preview_never_starts_between_a_backslash_and_what_it_escapes() -> None:
+    from citations.render.safe import code_blocks
+
+    # "\\" is one backslash, escaped: the backtick after it opens a code span
+    text = "see \\\\`https://evil.example/login` " + "c " * 10 + "c"
+    stream = finished(text)
+    pair = stream.text.index("\\\\")
+    room = len(stream.text) - pair - 1  # the window opens between the pair
+    preview = stream.tail(room + 1)
+    assert "`https://evil.example/login`" in preview
+    assert [preview[b.start : b.end] for b in code_blocks(preview)] == [
+        "`https://evil.example/login`"
+    ]
+    # an escaped backtick left without its backslash would open a span that was never there
+    text = "a \\`b https://evil.example/x ` " + "d " * 12 + "d"
+    stream = finished(text)
+    for limit in range(20, len(stream.text)):
+        preview = stream.tail(limit)
+        assert code_blocks(preview) == [] or all(
+            "evil" not in preview[b.start : b.end] for b in code_blocks(preview)
+        ), limit
+
+
+def test_an_image_is_shown_as_the_final_answer_shows_it_not_as_its_label() -> None:
+    from citations import Source, resolve
+    from citations.render import render_discord
+
+    answer = resolve(
+        "See ![img](http://img.evil/a.png) [1]", [Source(1, "https://d.example/a", "A", "a")]
+    )
+    shown = finished("See ![img](http://img.evil/a.png) ").text
+    assert render_discord(answer)[0].content.startswith(shown)
+    assert shown.startswith("See ![img]") and "http://" not in shown
