@@ -285,11 +285,19 @@ class CitationStream:
     def _key(self, source: Source) -> str:
         key = self._keys.get(source.id)
         if key is None:
-            # a web result's fragment is a spot on one page, not a section of its own
-            merge = self._merge or source.origin is Origin.WEB
-            key = canonical_url(source.url, merge_fragments=merge)
+            key = canonical_url(source.url, merge_fragments=self._merged(source))
             self._keys[source.id] = key
         return key
+
+    def _merged(self, source: Source) -> bool:
+        # a web result's fragment is a spot on one page, not a section of its own
+        return self._merge or source.origin is Origin.WEB
+
+    def _shown(self, source: Source) -> str:
+        """The URL a footnote links to: its key, but with the trailing slash the source
+        has (``/guide/install/`` and ``/guide/install`` are one footnote, and a server
+        without a redirect answers only the one the page was read from)."""
+        return canonical_url(source.url, merge_fragments=self._merged(source), keep_slash=True)
 
     def _number(self, source_id: int) -> int | None:
         """Number ``source_id`` on its first citation (None if the model made it up).
@@ -322,7 +330,7 @@ class CitationStream:
         return tuple(
             Reference(
                 number=number,
-                url=key,
+                url=self._shown(self._first[key]),
                 title=self._first[key].title,
                 sources=tuple(grouped[key]),
             )

@@ -53,6 +53,21 @@ def test_two_spellings_of_one_page_are_one_footnote() -> None:
     assert answer.text == "A[1]. B[1]."
 
 
+def test_a_footnote_links_the_path_its_source_was_read_from_slash_and_all() -> None:
+    # a directory-style site (and a crawled /docs/) may answer only the URL it was read at
+    sources = [
+        Source(1, "https://docs.example.com/guide/install/#linux-setup", "Install", "t"),
+        Source(2, "https://docs.example.com/guide/install#linux-setup", "Install again", "t"),
+        Source(3, "https://docs.example.com/docs/", "Docs", "t"),
+    ]
+    answer = resolve("A[1]. B[2]. C[3].", sources)
+    assert [r.url for r in answer.references] == [
+        "https://docs.example.com/guide/install/#linux-setup",
+        "https://docs.example.com/docs/",
+    ]
+    assert answer.text == "A[1]. B[1]. C[2]."
+
+
 def test_each_scheme_drops_only_its_own_default_port() -> None:
     # default ports: RFC 7230 (http 80, https 443), RFC 6455 (ws 80, wss 443), RFC 959 (ftp 21)
     for scheme, port in [("http", 80), ("https", 443), ("ws", 80), ("wss", 443), ("ftp", 21)]:
