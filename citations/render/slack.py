@@ -48,6 +48,7 @@ _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 # HTML and entities
 _MD_PUNCT = re.compile(r"([\\`*_~\[\]<>&])")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_OPAQUE = re.compile(r"\S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +118,32 @@ def _md_url(url: str) -> str:
     )
 
 
-def _mrkdwn(text: str) -> str:
-    """Standard Markdown emphasis and headings in Slack's mrkdwn dialect."""
-    text = _HEADING.sub(lambda m: f"*{m.group(1)}*", text)
-    return _BOLD.sub(lambda m: f"*{m.group(1)}*", text)
+def _mrkdwn(chunk: list[Piece]) -> str:
+    """``join(chunk)`` with standard Markdown emphasis and headings in Slack's mrkdwn
+    dialect, in prose only: code, links and markers are shown as written."""
+    text = "".join(p.text for p in chunk)
+    # A rewrite reads this shape, where every character of code, a link or a marker is one
+    # that no pattern takes as syntax (white space kept), so none of them can start, end or
+    # be rewritten by one: a "# comment" in code is no heading, "**" in a URL no bold.
+    shape = "".join(_OPAQUE.sub("\0", p.text) if p.atom or p.code else p.text for p in chunk)
+    for pattern in (_HEADING, _BOLD):
+        text, shape = _prose_sub(pattern, text, shape)
+    return text.strip("\n")
+
+
+def _prose_sub(pattern: re.Pattern[str], text: str, shape: str) -> tuple[str, str]:
+    """``*group 1*`` for every match of ``pattern`` in ``shape``, in ``text`` and ``shape`` alike."""
+    out: list[str] = []
+    out_shape: list[str] = []
+    pos = 0
+    for m in pattern.finditer(shape):
+        start, end = m.span(1)
+        out += [text[pos : m.start()], "*", text[start:end], "*"]
+        out_shape += [shape[pos : m.start()], "*", shape[start:end], "*"]
+        pos = m.end()
+    out.append(text[pos:])
+    out_shape.append(shape[pos:])
+    return "".join(out), "".join(out_shape)
 
 
 def _truncate(text: str, limit: int) -> str:
@@ -202,7 +225,7 @@ def render_slack(
         draft.size += size
 
     for chunk in pack(_body_pieces(answer, allowed_links), SECTION_TEXT_LIMIT):
-        mrkdwn = _mrkdwn(join(chunk))
+        mrkdwn = _mrkdwn(chunk)
         markdown = join(chunk, alt=True)
         size = max(len(mrkdwn), len(markdown))
         draft = room(1, size)

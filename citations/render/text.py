@@ -57,7 +57,7 @@ def render_markdown(answer: CitedAnswer, *, allowed_links: Collection[str] = ())
     body = _body(
         answer,
         allowed_links,
-        link=lambda label, url: f"[{label}]({_md_url(url)})",
+        link=lambda label, url: f"[{defang(label)}]({_md_url(url)})",
         marker=lambda n, url: f"[^{n}]",
         prose=defang,
     )
