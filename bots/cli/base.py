@@ -71,7 +71,10 @@ def settings_from(ctx: click.Context) -> Settings:
     if "settings" not in obj:
         from bots.settings import load_settings
 
+        from bots.ops.logging import guard_console
+
         obj["settings"] = load_settings(**obj.get("overrides", {}))
+        guard_console(obj["settings"])
     settings: Settings = obj["settings"]
     return settings
 

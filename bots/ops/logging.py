@@ -31,6 +31,7 @@ __all__ = [
     "RedactingFilter",
     "bind_request_id",
     "configure_logging",
+    "guard_console",
     "request_id",
     "secrets_of",
 ]
@@ -191,3 +192,18 @@ def configure_logging(settings: Settings, *, stream: Any = None) -> logging.Hand
     root.addHandler(handler)
     root.setLevel(ops.log_level)
     return handler
+
+
+def guard_console(settings: Settings) -> None:
+    """The CLI's console handler (``logging.basicConfig``'s) masks secrets, and writes JSON
+    when ``ops.log_format`` asks, as ``citebot run``'s handler does: ``-vv`` prints the
+    SDKs' request URLs, which may carry a password, and a batch ``ingest`` is logged by the
+    same collector as the bot."""
+    for handler in logging.getLogger().handlers:
+        if type(handler) is not logging.StreamHandler:
+            continue
+        for old in [f for f in handler.filters if isinstance(f, RedactingFilter)]:
+            handler.removeFilter(old)
+        handler.addFilter(RedactingFilter(secrets_of(settings)))
+        if settings.ops.log_format == "json":
+            handler.setFormatter(JsonFormatter())

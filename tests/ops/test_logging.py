@@ -146,3 +146,33 @@ def test_below_debug_a_failure_is_one_line_and_never_a_traceback(
         == f"could not store a vote on a1 (OSError: disk went read-only for key {MASK})"
     )
     assert "exc" not in record and "Traceback" not in stream.getvalue()
+
+
+def test_every_cli_command_logs_through_the_same_mask_and_format(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `citebot -vv ask` logs the SDK's request URL: a password in the base URL went out as is
+    from click.testing import CliRunner
+
+    from bots.cli import cli
+    from bots.cli import commands as _commands  # noqa: F401  (registers every command)
+
+    monkeypatch.setenv("CITEBOT_LLM__PROVIDER", "openai_compatible")
+    monkeypatch.setenv("CITEBOT_LLM__BASE_URL", "http://bob:hunter2pass@127.0.0.1:9/v1")
+    monkeypatch.setenv("CITEBOT_LLM__API_KEY", LLM_KEY)
+    monkeypatch.setenv("CITEBOT_OPS__LOG_FORMAT", "json")
+    stream = io.StringIO()
+    console = logging.StreamHandler(stream)  # what logging.basicConfig puts on the root
+    root = logging.getLogger()
+    root.addHandler(console)
+    try:
+        result = CliRunner().invoke(cli, ["config"])
+        assert result.exit_code == 0, result.output
+        logging.getLogger("openai._base_client").warning(
+            "Sending HTTP Request: POST http://bob:hunter2pass@127.0.0.1:9/v1 key %s", LLM_KEY
+        )
+    finally:
+        root.removeHandler(console)
+    [line] = lines(stream)
+    assert "hunter2pass" not in line["msg"] and LLM_KEY not in line["msg"]  # type: ignore[operator]
+    assert line["logger"] == "openai._base_client"
