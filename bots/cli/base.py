@@ -69,9 +69,8 @@ def _explain(exc: Exception) -> None:
 def settings_from(ctx: click.Context) -> Settings:
     obj = ctx.ensure_object(dict)
     if "settings" not in obj:
-        from bots.settings import load_settings
-
         from bots.ops.logging import guard_console
+        from bots.settings import load_settings
 
         obj["settings"] = load_settings(**obj.get("overrides", {}))
         guard_console(obj["settings"])
