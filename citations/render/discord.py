@@ -114,14 +114,6 @@ def render_discord(
     allowed_links: Collection[str] = (),
 ) -> list[DiscordMessage]:
     """Render ``answer`` as Discord messages, each within every limit."""
-    pieces = segment_pieces(
-        answer,
-        allowed=allowed_links,
-        prose=defang,
-        code=_same,
-        link=_stream_link,
-        marker=lambda n, url: f"[[{n}]](<{_url(url)}>)" if url else f"[{n}]",
-    )
     first_limit = CONTENT_LIMIT
     prefix = ""
     if header:
@@ -129,6 +121,15 @@ def render_discord(
         header = no_code(" ".join(header.split()))
         prefix = _truncate(defang(header), 200) + "\n"
         first_limit -= len(prefix)
+    pieces = segment_pieces(
+        answer,
+        allowed=allowed_links,
+        prose=defang,
+        code=_same,
+        link=_stream_link,
+        marker=lambda n, url: f"[[{n}]](<{_url(url)}>)" if url else f"[{n}]",
+        limit=first_limit,
+    )
     chunks = [join(chunk) for chunk in pack(pieces, first_limit)]
     if prefix:
         chunks = [prefix + chunks[0], *chunks[1:]] if chunks else [prefix.strip()]

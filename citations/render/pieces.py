@@ -2,8 +2,9 @@
 
 Renderers turn an answer into a list of *pieces*: runs of text, which may be
 split at a space or a newline, and atoms (a footnote marker, a link), which
-never are. ``pack`` fills messages from pieces without breaking an atom, and
-closes a code fence at a cut and opens it again in the next message.
+never are. ``pack`` fills messages from pieces without breaking an atom: one too
+long for any message loses its link (``bare``), and code too long for one is
+closed at each cut and opened again in the next message.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from citations.model import CitedAnswer, Segment
+from citations.render.cuts import MIN_ROOM, cut, split_fence, split_span
 from citations.render.safe import (
     DEST_MAX,
     LABEL_MAX,
@@ -23,6 +25,7 @@ from citations.render.safe import (
     break_fence_ticks,
     code_blocks,
     code_regions,
+    defang,
 )
 from citations.urls import canonical_url
 
@@ -43,6 +46,8 @@ class Piece:
     code: bool = False  # a fenced code block: split only between its lines
     alt: str | None = None  # a second rendering of an atom (Slack's Markdown form)
     source: str | None = None  # code: the text as written, before the renderer's ``code``
+    # an atom as shown when it cannot fit a message: a link's words, a marker without its link
+    bare: Piece | None = None
 
     @property
     def size(self) -> int:
@@ -109,7 +114,7 @@ def links(
                 pieces.append(Piece(plain("".join(pending))))
             pending = []
             alt = alt_link(label, url) if alt_link is not None else None
-            pieces.append(Piece(link(label, url), atom=True, alt=alt))
+            pieces.append(Piece(link(label, url), atom=True, alt=alt, bare=_bare(label, plain)))
         else:
             pending.append(label)
         pos = m.end()
@@ -145,16 +150,21 @@ def segment_pieces(
     marker: Callable[[int, str], str],
     alt_link: Callable[[str, str], str] | None = None,
     alt_marker: Callable[[int, str], str] | None = None,
+    limit: int | None = None,
 ) -> list[Piece]:
     """The answer body as pieces, with code left verbatim (apart from ``code``).
 
     Code is found in the whole answer, markers included, at once: a platform
     pairs backticks across markers, and a marker before a fence keeps it from
     starting a line. A marker that falls inside code waits until the code ends,
-    so a fence the model never closed is closed on a line of its own."""
+    so a fence the model never closed is closed on a line of its own.
+
+    An atom longer than ``limit`` (the most a message holds) is taken in its bare
+    form here rather than in ``pack``, so that what is read as code is checked
+    on the text as it will be shown."""
 
     def words(text: str) -> list[Piece]:
-        return links(text, answer, allowed, link, prose, alt_link)
+        return [fitted(p, limit) for p in links(text, answer, allowed, link, prose, alt_link)]
 
     pieces: list[Piece] = []
     blocks = code_blocks(answer.text)
@@ -188,14 +198,47 @@ def segment_pieces(
             pos = stop
         at += len(seg.text) + sum(len(f"[{n}]") for n in seg.citations)
         for number in seg.citations:
-            url = marker_url(answer, seg, number)
-            alt = alt_marker(number, url) if alt_marker is not None else None
-            (waiting if held else pieces).append(Piece(marker(number, url), atom=True, alt=alt))
+            piece = _marker(number, marker_url(answer, seg, number), answer, marker, alt_marker)
+            (waiting if held else pieces).append(fitted(piece, limit))
         if held and at >= blocks[b].end:
             end_block()
     if held:
         end_block()
     return _unglued(_as_read(pieces, words))
+
+
+def fitted(piece: Piece, limit: int | None) -> Piece:
+    """``piece``, or the first of its bare forms within ``limit``."""
+    while limit is not None and piece.size > limit and piece.bare is not None:
+        piece = piece.bare
+    return piece
+
+
+def _bare(label: str, plain: Callable[[str], str]) -> Piece:
+    # Word joiners keep the words from joining the text either side into a URL or a
+    # mention, and without backticks they cannot change which text around is code.
+    return Piece(WORD_JOINER + plain(label.replace("`", "")) + WORD_JOINER)
+
+
+def _marker(
+    number: int,
+    url: str,
+    answer: CitedAnswer,
+    marker: Callable[[int, str], str],
+    alt_marker: Callable[[int, str], str] | None,
+) -> Piece:
+    """Marker ``[number]`` linking ``url``; too long for a message, it links the whole
+    reference instead, and then nothing (Sources still lists the reference)."""
+
+    def made(link_to: str, bare: Piece | None) -> Piece:
+        alt = alt_marker(number, link_to) if alt_marker is not None else None
+        return Piece(marker(number, link_to), atom=True, alt=alt, bare=bare)
+
+    piece = made("", None)
+    ref = answer.reference(number)
+    for link_to in dict.fromkeys(u for u in (ref.url if ref else "", url) if u):
+        piece = made(link_to, piece)
+    return piece
 
 
 def _code_pieces(
@@ -274,27 +317,12 @@ def _closed(block: str, fence: str) -> str:
     return block.rstrip("\n") + "\n" + fence
 
 
-_BREAKS = ("\n\n", "\n", ". ", " ")
-
-
-def _cut(text: str, budget: int) -> int:
-    """Where to cut ``text`` so the first part fits ``budget``: prefer a paragraph,
-    then a line, a sentence, a space; a hard cut as the last resort."""
-    if len(text) <= budget:
-        return len(text)
-    window = text[:budget]
-    for sep in _BREAKS:
-        at = window.rfind(sep)
-        if at > budget // 3:
-            return at + len(sep)
-    return max(budget, 1)
-
-
 def pack(pieces: list[Piece], limit: int) -> list[list[Piece]]:
     """Group pieces into chunks of at most ``limit`` characters (in both the
     ``text`` and the ``alt`` form) without breaking an atom, and close a code
-    fence at every cut. Splittable text is cut at a paragraph, line, sentence
-    or space where it can be."""
+    fence or span at every cut. Splittable text is cut at a paragraph, line,
+    sentence or space where it can be. Code longer than a message starts in the
+    room the message before leaves, so no message holds only a few words."""
     chunks: list[list[Piece]] = []
     current: list[Piece] = []
     size = 0
@@ -305,37 +333,34 @@ def pack(pieces: list[Piece], limit: int) -> list[list[Piece]]:
             chunks.append(current)
         current, size = [], 0
 
-    for piece in pieces:
+    for piece in _unglued([fitted(p, limit) for p in pieces]):
         cost = piece.size
         if size + cost <= limit:
             current.append(piece)
             size += cost
             continue
-        if piece.atom:
-            flush()
-            if cost > limit:
-                piece = Piece(
-                    piece.text[:limit],
-                    atom=True,
-                    alt=None if piece.alt is None else piece.alt[:limit],
-                )
-            current.append(piece)
-            size = piece.size
-            continue
-        if piece.code:
-            for part in _split_fence(piece.text, limit):
+        if piece.code or (piece.atom and piece.source is not None):
+            first = limit - size if cost > limit else limit
+            split = split_fence if piece.code else split_span
+            for part in split(piece.text, first, limit):
                 if size + len(part) > limit:
                     flush()
-                current.append(Piece(part, code=True))
+                current.append(Piece(part, atom=not piece.code, code=piece.code))
                 size += len(part)
             continue
-        text = piece.text
+        if piece.atom and cost <= limit:
+            flush()
+            current.append(piece)
+            size = cost
+            continue
+        # text, or an atom too long for any message that has no bare form: disarmed
+        text = piece.text if not piece.atom else defang(piece.text)
         while text:
             room = limit - size
-            if room <= 0 or (room < 40 and current):
+            if room <= 0 or (room < MIN_ROOM and current):
                 flush()
                 room = limit
-            at = _cut(text, room)
+            at = cut(text, room)
             current.append(Piece(text[:at]))
             size += at
             text = text[at:]
@@ -347,24 +372,3 @@ def pack(pieces: list[Piece], limit: int) -> list[list[Piece]]:
 
 def join(chunk: list[Piece], *, alt: bool = False) -> str:
     return "".join(p.alt if alt and p.alt is not None else p.text for p in chunk).strip("\n")
-
-
-def _split_fence(block: str, limit: int) -> list[str]:
-    """Split a fenced code block into blocks that each open and close the fence."""
-    if len(block) <= limit:
-        return [block]
-    first_nl = block.find("\n")
-    opener = block[: first_nl if first_nl >= 0 else len(block)]
-    fence = opener.strip()
-    marker = fence[: len(fence) - len(fence.lstrip(fence[0]))] if fence else "```"
-    body = block[first_nl + 1 :] if first_nl >= 0 else ""
-    if body.rstrip().endswith(marker):
-        body = body.rstrip()[: -len(marker)]
-    room = max(limit - len(opener) - len(marker) - 2, 1)
-    parts: list[str] = []
-    while body:
-        at = body.rfind("\n", 0, room + 1)
-        at = at + 1 if at > 0 else room
-        parts.append(f"{opener}\n{body[:at].rstrip(chr(10))}\n{marker}")
-        body = body[at:]
-    return parts or [block[:limit]]

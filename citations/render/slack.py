@@ -160,6 +160,7 @@ def _body_pieces(answer: CitedAnswer, allowed: Collection[str]) -> list[Piece]:
         marker=lambda n, url: f"<{_url(url)}|[{n}]>" if url else f"[{n}]",
         alt_link=lambda label, url: f"[{_md_label(label)}]({_md_url(url)})",
         alt_marker=lambda n, url: f"[\\[{n}\\]]({_md_url(url)})" if url else f"[{n}]",
+        limit=SECTION_TEXT_LIMIT,
     )
 
 
