@@ -99,6 +99,13 @@ def ingest_command(
     collection = collection if collection is not None else settings.ingest.default_collection
     if not collection.strip():
         raise click.BadParameter("must not be empty", param_hint="--collection")
+    if url_base:
+        from connectors.knowledge.settings import check_url_base
+
+        try:
+            check_url_base(url_base)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--url-base") from None
     url_base = url_base or settings.ingest.url_base
     url_style = url_style or settings.ingest.url_style
     # Every argument is resolved before the store is opened: a typo touches nothing.

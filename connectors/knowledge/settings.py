@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal, Protocol
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from connectors.providers.settings import EmbeddingSettings
 
@@ -109,6 +110,18 @@ class ReaderSettings(BaseModel):
     """e.g. 'https://notion.so/{id}' from metadata"""
 
 
+def check_url_base(value: str) -> str:
+    """``value``, when pages can be linked under it; a ``ValueError`` says why not."""
+    parts = urlsplit(value.strip())
+    scheme = parts.scheme.lower()
+    if (scheme in ("http", "https") and parts.hostname) or (scheme == "file" and parts.path):
+        return value
+    raise ValueError(
+        f"{value!r} is not a URL footnotes can link to: give the scheme and host, "
+        "e.g. https://docs.example.com/"
+    )
+
+
 class IngestSettings(BaseModel):
     model_config = ConfigDict(use_attribute_docstrings=True)
 
@@ -127,3 +140,8 @@ class IngestSettings(BaseModel):
     crawl: CrawlSettings = Field(default_factory=CrawlSettings)
     readers: dict[str, ReaderSettings] = Field(default_factory=dict)
     """named LlamaHub readers: `citebot ingest reader:NAME`"""
+
+    @field_validator("url_base")
+    @classmethod
+    def _linkable_base(cls, value: str | None) -> str | None:
+        return None if value is None else check_url_base(value)

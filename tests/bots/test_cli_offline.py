@@ -371,3 +371,22 @@ def test_a_misspelt_source_fails_in_one_line_while_the_models_load(tmp_path: Pat
     assert result.returncode == 1, result.stderr
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("citebot: no plugin connector named 'nope'")
+
+
+@pytest.mark.parametrize("base", ["docs.example.com", "notaurl", "https://"])
+def test_a_url_base_footnotes_cannot_link_to_is_refused_before_anything_is_read(
+    tmp_path: Path, base: str
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
+    env = {"CITEBOT_DATA_DIR": str(tmp_path / "data")}
+    result = CliRunner().invoke(
+        cli, ["ingest", str(tmp_path / "docs"), "--url-base", base], env=env
+    )
+    assert result.exit_code == 2
+    assert "--url-base" in result.output and "e.g. https://docs.example.com/" in result.output
+    assert not (tmp_path / "data").exists()
+    # the setting is held to the same rule
+    env["CITEBOT_INGEST__URL_BASE"] = base
+    result = CliRunner().invoke(cli, ["config"], env=env)
+    assert result.exit_code == 2 and "ingest.url_base" in result.output
