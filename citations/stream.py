@@ -3,29 +3,42 @@
 The model sees each source under a short id and cites it with one of the
 forms models actually write::
 
-    [N](id=K)    [K]    [K, L]    [K][L]    【K†source】    [^K]
+    [N](id=K)    [K]    [K, L]    [K-M]    [K][L]    【K†source】    [^K]    [K](url)
 
 ``CitationStream`` turns every marker into the final footnote number ``[n]``
 (n = order of first citation, one number per canonical URL) as soon as the
-marker is complete, and passes every other character through untouched. Inline
-code, fenced code blocks and the destination of an ordinary Markdown link
-``[text](url)`` are never rewritten.
+marker is complete, and passes every other character through untouched. A
+range ``[K-M]`` cites K, M and every id given between them; a bracket may hold
+any number of ids. A URL destination right after a marker (``[2](#)``) goes with
+it; words in parentheses (``[2](see above)``) stay.
+
+Code and link destinations are never rewritten, and they are exactly what
+every renderer shows as code or drops as a destination (``citations.render.safe``):
+a code span closes on its own line, a fence is backticks on a line of their own
+(Slack and Discord know no ``~~~`` fence), a backslash-escaped backtick opens
+nothing, after backticks that pair with nothing no code follows, and a link is
+``[label](dest)`` with no space, parenthesis or backslash in its destination.
+Anywhere else a raw ``[3]`` would read as footnote 3 of the answer, so it is
+resolved there.
 
 Hold-back bound
 ---------------
 ``feed`` returns everything it has decided. It holds back only a possible
-marker that is not complete yet, starting at a ``[``, ``【`` or ``]``; that tail
-is never longer than ``MAX_HOLDBACK`` (64) characters. A candidate that grows
-past the bound is not a marker and is released as text, so the bound holds for
-any input. Backticks and tildes pass through at once and only change the
-scanner's state.
+marker that is not complete yet, starting at a ``[``, ``【``, ``]`` or backslash,
+or a link destination from a marker in it to its ``)``; that tail is never
+longer than ``MAX_HOLDBACK`` (64) characters. A candidate that grows past the
+bound is not a marker and is released as text (a destination: its markers are
+footnotes), so the bound holds for any input; a bracket of ids still growing
+at the bound cites the ids before its last separator and reads on. Backticks
+pass through at once and only change the scanner's state.
 
-The text of an inline code span is held until its closing backticks come, at most
-``CODE_HOLDBACK`` (256) characters: backticks that nothing closes in their
-paragraph are text, as CommonMark reads them, and a model's stray backtick
-("Run `borg create [1]. Then prune [2].") must not turn every marker after it
-into code. A span that the paragraph's end, the end of the text or the bound
-leaves open is read again as prose, from just after its opening backticks.
+The text after a backtick run is held until its closing backticks come, or the
+end of its line shows it opened a fence, at most ``CODE_HOLDBACK`` (256)
+characters: backticks that nothing closes on their line are text, and a model's
+stray backtick ("Run `borg create [1]. Then prune [2].") must not turn every
+marker after it into code. A span that the line's end, the end of the text or
+the bound leaves open is read again as prose, from just after its opening
+backticks, and no code follows it.
 
 Because every decision depends only on the characters themselves (and on the
 end of the text, which ``close`` supplies), splitting the same text into tokens
@@ -57,23 +70,34 @@ CODE_HOLDBACK = 256
 """The most characters of an inline code span ``feed`` keeps back until it closes."""
 
 _MAX_DIGITS = 9
-_MAX_IDS = 16
+_DIGITS = frozenset("0123456789")
+_DASHES = "-\u2013"  # a range: 1-3, or 1–3 (en dash)
+_LABEL_MAX = 300  # the longest link label the renderers read as one (render.safe.LABEL_MAX)
 
 # Scanner modes; plain ints because the mode is read for every character run.
 _NORMAL = 0
-_INLINE_CODE = 1
+_INLINE_CODE = 1  # after a backtick run, until it pairs up (or turns out a fence's opening line)
 _FENCE = 2
-_LINK_DEST = 3
+_LINK_DEST = 3  # the destination of a link the renderers read as one
+_ID_LIST = 4  # a bracket of ids too long to hold, read on as it comes
 
-# Characters that may start something the scanner must look at, per mode.
-_NORMAL_STOP = re.compile(r"[\[\]【`~\n]")
+# Characters that may start something the scanner must look at, per mode. Only backticks make
+# code: Slack's mrkdwn and Discord know no ``~~~`` fence, so what a tilde fence holds is prose.
+_NORMAL_STOP = re.compile(r"[\[\]【`\\\n]")
 _search_normal_stop = _NORMAL_STOP.search
-_CODE_STOP = re.compile(r"[`~\n]")
-_DEST_STOP = re.compile(r"[()\n`~]")
-_STOPS = (_NORMAL_STOP, _CODE_STOP, _CODE_STOP, _DEST_STOP)  # indexed by mode
+_CODE_STOP = re.compile(r"[`\n]")
+_STOPS = (_NORMAL_STOP, _CODE_STOP, _CODE_STOP)  # indexed by mode
+# A link destination's characters (as render.safe reads one, minus the angle brackets, spaces
+# and backslashes it also allows: a destination the stream does not read as one only has its
+# markers resolved), without and with the marker openings that make it wait for its ")".
+_DEST_PASS = re.compile(r"[^()<>\s\\`\[【]*")
+_DEST_BODY = re.compile(r"[^()<>\s\\`]*")
 _ID_SUFFIX = re.compile(r"\( ?id ?[=:] ?(\d{1,9}) ?\)")
 # Every proper prefix of an ``(id=K)`` suffix, to know when to wait for more.
 _ID_SUFFIX_PARTIAL = re.compile(r"\( ?(i(d( ?([=:]( ?(\d{1,9} ?)?)?)?)?)?)?")
+# "[3](https://…)": a citation that links its source; the destination is dropped with it
+_URL_DEST = re.compile(r"\(<?[^()<>\s]+>?\)")
+_URL_DEST_PARTIAL = re.compile(r"\(<?[^()<>\s]*>?")
 # A 【K†source】 marker (also 【K:M†…】) and every proper prefix of one, in a
 # single pass: group 3 (the closing 】) means complete, and then group 2 (a colon
 # with no digits after it) means it is not a marker after all; a match without
@@ -90,6 +114,11 @@ _LABELS = tuple(f"[{n}]" for n in range(100))
 
 _NEED = -1  # the decision needs characters that have not arrived yet
 _NO = -2  # not a marker
+
+# How a bracket of ids ends (``_parse_ids``)
+_CLOSED = 0  # at its "]"
+_COMMIT = 1  # not yet, but the ids before its last separator are citations
+_BROKEN = 2  # at something no bracket of ids holds
 
 
 class CitationStream:
@@ -120,20 +149,27 @@ class CitationStream:
         # a link, not at the start of a line, not closed.
         self._fast = False
         self._inline_ticks = 0
-        self._fence_char = ""
         self._fence_len = 0
-        self._dest_depth = 0
+        # 1 when the fence's line so far may close it, 2 when it may close it but ends all
+        # code after it (a fence not of exactly three backticks), else 0
+        self._closing = 0
+        # The renderers pair backticks their own way after one that does not pair up on its
+        # line, and then show no code at all (render.safe): nor does the stream.
+        self._tainted = False
         # Length of the current line if it is only spaces so far, else -1.
         self._indent = 0
-        # A run of backticks or tildes whose meaning is decided when it ends.
-        self._run_char = ""
+        # A run of backticks whose meaning is decided when it ends.
         self._run_len = 0
         self._run_at_line_start = False
         # An inline code span's text since its opening backticks, while it may yet close
-        # (None when no span is held), and the line state it opened at.
+        # (None when no span is held), and the line state it opened at; whether it may be a
+        # fence's opening line (no backtick after a run of three at a line's start); whether a
+        # backtick run showed that nothing closes it.
         self._held: list[str] | None = None
         self._held_len = 0
         self._held_indent = -1
+        self._maybe_fence = False
+        self._unpaired = False
 
         # The text pieces in order, and each citation as (how many pieces
         # precede it, number). Citations with the same piece count close one
@@ -169,8 +205,8 @@ class CitationStream:
             i = 0
             parts = []
             buf = self._buf
-            if buf:
-                # Pending text only ever waits in ordinary prose, at a stop character.
+            if buf and self._mode == _NORMAL:
+                # pending ordinary prose waits at a stop character
                 buf += token
                 marker = _match_lenticular(buf)
                 if marker is not None:
@@ -181,8 +217,8 @@ class CitationStream:
                     elif marker.group(2) is None:
                         self._emit_cite(int(marker.group(1)), parts)
                         i = marker.end()
-            elif self._mode != _NORMAL or self._run_len:
-                self._buf = token
+            elif buf or self._mode != _NORMAL or self._run_len:
+                self._buf = buf + token
                 out = self._scan(final=False)
                 self._fast = (
                     not self._buf
@@ -236,6 +272,10 @@ class CitationStream:
         parts = [self._scan(final=True)]
         self._end_run(parts)
         while self._held is not None:
+            if self._maybe_fence and not self._unpaired:
+                # a fence whose opening line ends the text: code to the end, as in render.safe
+                self._release_held(parts)
+                break
             # the text ended before the span's closing backticks
             self._buf = self._unheld()
             parts.append(self._scan(final=True))
@@ -363,7 +403,16 @@ class CitationStream:
         self._run_len = 0
         self._mode = _NORMAL
         self._indent = self._held_indent
+        self._tainted = True
+        self._unpaired = self._maybe_fence = False
         return held
+
+    def _release_held(self, out: list[str]) -> None:
+        """The held text is code after all (a span that closed, or a fence's opening line)."""
+        span = "".join(self._held or ())
+        self._held, self._held_len = None, 0
+        self._text.append(span)
+        out.append(span)
 
     def _advance(self, text: str) -> None:
         """The line state after ``text``: the current line's indentation while it is only
@@ -378,6 +427,20 @@ class CitationStream:
         for source_id in ids:
             self._emit_cite(source_id, out)
 
+    def _emit_items(self, items: Sequence[tuple[int, int]], out: list[str]) -> None:
+        """Cite each id, or each range ``first-last`` of ids."""
+        for first, last in items:
+            if first == last:
+                self._emit_cite(first, out)
+                continue
+            low, high = min(first, last), max(first, last)
+            self._emit_cite(low, out)
+            # only the ids the model was given: "[1-999999999]" must not warn a billion times
+            for source_id in sorted(self._sources):
+                if low < source_id < high:
+                    self._emit_cite(source_id, out)
+            self._emit_cite(high, out)
+
     def _emit_cite(self, source_id: int, out: list[str]) -> None:
         number = self._by_id[source_id] if source_id in self._by_id else self._number(source_id)
         if number is None:
@@ -391,44 +454,63 @@ class CitationStream:
         self._cites.append(number)
         self._marks.append((at, number))
         out.append(_LABELS[number] if number < 100 else f"[{number}]")
+        # the answer's line has text now: a fence or a definition after it does not start it
+        self._indent = -1
 
     # -- scanner --------------------------------------------------------------
 
     def _end_run(self, out: list[str]) -> None:
-        """A run of backticks or tildes just ended: open or close code."""
-        char, length, at_start = self._run_char, self._run_len, self._run_at_line_start
+        """A run of backticks just ended: open, close or end code as render.safe does."""
+        length, at_start = self._run_len, self._run_at_line_start
         if not length:
             return
-        self._run_char, self._run_len = "", 0
+        self._run_len = 0
         mode = self._mode
         if mode == _NORMAL:
-            if at_start and length >= 3:
-                self._mode, self._fence_char, self._fence_len = _FENCE, char, length
-            elif char == "`":
+            if not self._tainted:
                 self._mode, self._inline_ticks = _INLINE_CODE, length
                 self._held, self._held_len, self._held_indent = [], 0, self._indent
+                self._maybe_fence = at_start and length >= 3
         elif mode == _INLINE_CODE:
-            if char == "`" and length == self._inline_ticks:
+            if length == self._inline_ticks:
                 self._mode = _NORMAL
-                if self._held is not None:
-                    span = "".join(self._held)
-                    self._held = None
-                    self._text.append(span)
-                    out.append(span)
+                self._maybe_fence = False
+                self._release_held(out)
+            elif length >= 3 and self._inline_ticks >= 3:
+                # Discord would end a ``` span at any run of three
+                self._unpaired = True
+            else:
+                self._maybe_fence = False
         elif mode == _FENCE:
-            if at_start and char == self._fence_char and length >= self._fence_len:
-                self._mode = _NORMAL
-        elif mode == _LINK_DEST and char == "`":
-            self._mode, self._inline_ticks = _INLINE_CODE, length
+            if at_start and length >= self._fence_len:
+                self._closing = 1 if length == 3 else 2
+            else:
+                self._closing = 0
 
-    def _take_run_char(self, char: str, out: list[str]) -> None:
-        if self._run_len and char != self._run_char:
-            self._end_run(out)
+    def _take_run_char(self, out: list[str]) -> None:
         if not self._run_len:
-            self._run_char = char
             self._run_at_line_start = 0 <= self._indent <= 3
         self._run_len += 1
-        self._pass(char, out)
+        self._pass("`", out)
+
+    def _label_open(self) -> bool:
+        """Whether the answer so far ends inside a link label the renderers read as one: a "["
+        (not after "!" or a backslash) and at most 300 characters with no bracket, line break,
+        backtick or footnote after it. Looked up only at "](", so prose is not tracked for it."""
+        text = self._text
+        stop = self._marks[-1][0] if self._marks else 0
+        tail = ""
+        p = len(text)
+        while p > stop and len(tail) <= _LABEL_MAX:
+            p -= 1
+            tail = text[p] + tail
+        at = tail.rfind("[")
+        if at < 0 or len(tail) - at - 1 > _LABEL_MAX:
+            return False
+        label = tail[at + 1 :]
+        if "]" in label or "\n" in label or "`" in label:
+            return False
+        return not (at and tail[at - 1] in "!\\")
 
     def _scan(self, *, final: bool) -> str:
         buf = self._buf
@@ -436,83 +518,121 @@ class CitationStream:
         i = 0
         out: list[str] = []
         while True:
-            if self._held_len > CODE_HOLDBACK:
-                # too long for a span a model writes: its opening backticks were text
+            if self._held_len > CODE_HOLDBACK or self._unpaired:
+                # too long for a span a model writes, or a run that pairs with nothing: its
+                # opening backticks were text
                 buf = self._unheld() + buf[i:]
                 n = len(buf)
                 i = 0
             if i >= n:
                 break
             mode = self._mode
+            if mode == _LINK_DEST:
+                j = _DEST_PASS.match(buf, i).end()  # type: ignore[union-attr]
+                if j > i:
+                    self._emit_text(buf[i:j], out)
+                    i = j
+                    continue
+                char = buf[i]
+                if char == "[" or char == "【":
+                    # a marker here stays as written only if the link is whole (the renderers
+                    # drop its destination); else it is a footnote. Held until its ")".
+                    bound = i + MAX_HOLDBACK
+                    j = _DEST_BODY.match(buf, i, bound).end()  # type: ignore[union-attr]
+                    if j == n < bound and not final:
+                        break
+                    if j < n and j < bound and buf[j] == ")":
+                        self._emit_text(buf[i : j + 1], out)
+                        i = j + 1
+                    self._mode = _NORMAL
+                    continue
+                self._mode = _NORMAL
+                if char == ")":
+                    self._emit_text(")", out)
+                    i += 1
+                continue
+            if mode == _ID_LIST:
+                kind, end, items = _parse_ids(buf, i, final, i + MAX_HOLDBACK)
+                if kind == _NEED:
+                    break
+                self._emit_items(items, out)
+                if kind != _COMMIT:
+                    self._mode = _NORMAL
+                i = end
+                continue
             m = _STOPS[mode].search(buf, i)
             j = m.start() if m is not None else n
             if j > i:
                 if self._run_len:
                     self._end_run(out)
                     continue
+                if self._closing and buf[i:j].strip():
+                    self._closing = 0
                 self._pass(buf[i:j], out)
                 i = j
                 continue
             char = buf[i]
-            if char == "`" or char == "~":
-                self._take_run_char(char, out)
+            if char == "`":
+                self._take_run_char(out)
                 i += 1
                 continue
             if self._run_len:
                 self._end_run(out)
                 continue
             if char == "\n":
-                if self._mode == _INLINE_CODE and self._indent >= 0:
-                    # A blank line ends a paragraph, and with it any code span
-                    # whose closing backticks never came: its backticks were text.
-                    if self._held is not None:
+                if mode == _INLINE_CODE:
+                    if not self._maybe_fence:
+                        # a code span closes on its own line, in Slack and Discord alike
                         buf = self._unheld() + buf[i:]
                         n = len(buf)
                         i = 0
                         continue
-                    self._mode = _NORMAL
-                elif self._mode == _LINK_DEST:
-                    self._mode = _NORMAL
+                    self._release_held(out)
+                    self._mode, self._fence_len = _FENCE, self._inline_ticks
+                    self._maybe_fence = False
+                    self._closing = 0
+                elif mode == _FENCE and self._closing:
+                    self._tainted = self._tainted or self._closing == 2
+                    self._mode, self._closing = _NORMAL, 0
                 self._pass("\n", out)
                 i += 1
                 continue
-            if mode == _LINK_DEST:
-                if char == "(":
-                    self._dest_depth += 1
-                else:
-                    self._dest_depth -= 1
-                    if self._dest_depth <= 0:
-                        self._mode = _NORMAL
-                self._emit_text(char, out)
-                i += 1
+            # NORMAL mode: '[', ']', '【' or a backslash
+            if char == "\\":
+                if i + 1 >= n and not final:
+                    break
+                # an escaped backtick opens no code (render.safe reads escapes the same way)
+                end = i + 2 if i + 1 < n and buf[i + 1] in "`\\" else i + 1
+                self._emit_text(buf[i:end], out)
+                i = end
                 continue
-            # NORMAL mode: '[', ']' or '【'
             if char == "]":
                 if i + 1 >= n and not final:
                     break
+                link = i + 1 < n and buf[i + 1] == "(" and self._label_open()
                 self._emit_text("]", out)
                 i += 1
-                if i < n and buf[i] == "(":
-                    self._enter_link_dest(out)
+                if link:
+                    self._emit_text("(", out)
+                    self._mode = _LINK_DEST
                     i += 1
                 continue
             if char == "【":
                 end, ids = self._parse_lenticular(buf, i, final)
+                if end >= 0:
+                    self._emit_marker(ids, out)
             else:
-                end, ids = self._parse_bracket(buf, i, final)
+                end, items, listing = self._parse_bracket(buf, i, final)
+                if end >= 0:
+                    self._emit_items(items, out)
+                    if listing:
+                        self._mode = _ID_LIST
             if end == _NEED:
                 break
             if end == _NO:
                 self._emit_text(char, out)
                 i += 1
                 continue
-            if end < 0:  # an ordinary link "[1](url)": label as text, then the destination
-                close = -end - 3
-                self._emit_text(buf[i : close + 1], out)
-                self._enter_link_dest(out)
-                i = close + 2
-                continue
-            self._emit_marker(ids, out)
             i = end
         self._buf = buf[i:]
         if final and self._buf:
@@ -520,11 +640,6 @@ class CitationStream:
             self._emit_text(self._buf, out)
             self._buf = ""
         return "".join(out)
-
-    def _enter_link_dest(self, out: list[str]) -> None:
-        self._emit_text("(", out)
-        self._mode = _LINK_DEST
-        self._dest_depth = 1
 
     @staticmethod
     def _parse_lenticular(buf: str, i: int, final: bool) -> tuple[int, tuple[int, ...]]:
@@ -535,62 +650,116 @@ class CitationStream:
             return (m.end(), (int(m.group(1)),)) if m.group(2) is None else (_NO, ())
         return (_NEED, ()) if not final and m.end() == len(buf) else (_NO, ())
 
-    def _parse_bracket(self, buf: str, i: int, final: bool) -> tuple[int, tuple[int, ...]]:
-        """Parse a marker at ``buf[i] == '['``.
-
-        Returns ``(end, ids)`` for a marker, ``_NEED`` or ``_NO``, or
-        ``-(close + 3)`` when ``buf[i:close + 1]`` is the label of an ordinary
-        link ``[1](url)``.
-        """
+    def _parse_bracket(
+        self, buf: str, i: int, final: bool
+    ) -> tuple[int, list[tuple[int, int]], bool]:
+        """Parse a marker at ``buf[i] == '['``: ``(end, ids, listing)``, or ``_NEED`` or
+        ``_NO`` as ``end``. ``listing`` means the bracket is longer than a marker may be held
+        and ``ids`` are the ones before its last separator so far; the rest is read on in
+        ``_ID_LIST`` mode. Only ``buf[i : i + MAX_HOLDBACK]`` decides, whatever has arrived."""
         n = len(buf)
         limit = i + MAX_HOLDBACK
         k = i + 1
-        footnote = False
-        if k < n and buf[k] == "^":
-            footnote = True
+        footnote = k < n and buf[k] == "^"
+        kind, end, items = _parse_ids(buf, k + footnote, final, limit)
+        if kind == _NEED:
+            return _NEED, [], False
+        if kind == _BROKEN:
+            return _NO, [], False
+        if kind == _COMMIT:
+            return end, items, True
+        line_start = 0 <= self._indent <= 3
+        if end >= n:
+            if not final and (line_start or not footnote):
+                return _NEED, [], False
+            return end, items, False
+        after = buf[end]
+        if after == ":" and line_start:
+            return _NO, [], False  # a reference or footnote definition line
+        if footnote or after != "(":
+            return end, items, False
+        m = _ID_SUFFIX.match(buf, end, limit)
+        if m is not None:
+            source_id = int(m.group(1))
+            return m.end(), [(source_id, source_id)], False
+        m = _URL_DEST.match(buf, end, limit)
+        if m is not None:
+            return m.end(), items, False
+        if (
+            not final
+            and n < limit
+            and (
+                _ID_SUFFIX_PARTIAL.fullmatch(buf, end) is not None
+                or _URL_DEST_PARTIAL.fullmatch(buf, end) is not None
+            )
+        ):
+            return _NEED, [], False
+        # "[2](see above)": a citation, then words in parentheses
+        return end, items, False
+
+
+def _parse_ids(buf: str, k: int, final: bool, limit: int) -> tuple[int, int, list[tuple[int, int]]]:
+    """Read ids (``3``, or a range ``1-3``) separated by "," or ";" up to a "]", from ``k``
+    (just after a "[", or after a separator in ``_ID_LIST`` mode), looking at nothing past
+    ``limit``: ``(kind, end, items)`` with ``kind`` one of ``_CLOSED`` (``end`` just after the
+    "]"), ``_COMMIT`` (the limit came first: ``items`` are those before the last separator,
+    ``end`` just after it), ``_BROKEN`` (``items`` are those before ``end``, where the ids
+    stop; at the end of the text, the last one too) or ``_NEED``."""
+    n = len(buf)
+    stop = min(n, limit)
+    items: list[tuple[int, int]] = []
+    item_end = k
+    sep_end = sep_items = -1
+    # the item read last, not known to be whole yet (its last number may go on); -1: none
+    first = last = -1
+    while True:
+        while k < stop and buf[k] == " ":
             k += 1
-        ids: list[int] = []
-        while True:
-            while k < n and buf[k] == " " and k < limit:
+        start = k
+        while k < stop and buf[k] in _DIGITS:
+            k += 1
+        if (k == start and k < stop) or k - start > _MAX_DIGITS:
+            return _BROKEN, item_end, items
+        first = last = int(buf[start:k]) if k > start else -1
+        while k < stop and buf[k] == " ":
+            k += 1
+        if k >= stop:
+            break
+        if buf[k] in _DASHES:
+            k += 1
+            while k < stop and buf[k] == " ":
                 k += 1
             start = k
-            while k < n and buf[k].isdigit() and buf[k].isascii() and k - start <= _MAX_DIGITS:
+            while k < stop and buf[k] in _DIGITS:
                 k += 1
-            if k >= n:
-                return (_NO, ()) if final or k >= limit else (_NEED, ())
-            if k == start or k - start > _MAX_DIGITS:
-                return _NO, ()
-            ids.append(int(buf[start:k]))
-            while k < n and buf[k] == " " and k < limit:
+            if (k == start and k < stop) or k - start > _MAX_DIGITS:
+                return _BROKEN, item_end, items
+            if k > start:
+                last = int(buf[start:k])
+            while k < stop and buf[k] == " ":
                 k += 1
-            if k >= n:
-                return (_NO, ()) if final or k >= limit else (_NEED, ())
-            char = buf[k]
-            if char == "]":
+            if k >= stop:
                 break
-            if footnote or char not in ",;" or len(ids) >= _MAX_IDS:
-                return _NO, ()
-            k += 1
-            if k >= limit:
-                return _NO, ()
-        close = k
+        items.append((first, last))
+        first, item_end = -1, k
+        char = buf[k]
+        if char == "]":
+            return _CLOSED, k + 1, items
+        if char != "," and char != ";":
+            return _BROKEN, item_end, items
         k += 1
-        line_start = 0 <= self._indent <= 3
-        if k >= n:
-            if not final and (line_start or not footnote):
-                return _NEED, ()
-            return k, tuple(ids)
-        after = buf[k]
-        if after == ":" and line_start:
-            return _NO, ()  # a reference or footnote definition line
-        if footnote or after != "(":
-            return k, tuple(ids)
-        m = _ID_SUFFIX.match(buf, k)
-        if m is not None:
-            return m.end(), (int(m.group(1)),)
-        if not final and n < limit and _ID_SUFFIX_PARTIAL.fullmatch(buf, k) is not None:
-            return _NEED, ()
-        return -(close + 3), ()
+        sep_end, sep_items = k, len(items)
+    if stop == limit:
+        # too long to hold: the ids before its last separator are citations, read on after it
+        if sep_end >= 0:
+            return _COMMIT, sep_end, items[:sep_items]
+        return _BROKEN, item_end, items
+    if not final:
+        return _NEED, k, items
+    if first >= 0:
+        items.append((first, last))
+        item_end = k
+    return _BROKEN, item_end, items
 
 
 def resolve(text: str, sources: Sequence[Source], *, merge_fragments: bool = False) -> CitedAnswer:

@@ -324,14 +324,16 @@ def test_an_unclosed_fence_before_the_markers_leaves_no_link() -> None:
 
 
 def test_an_unclosed_fence_is_closed_on_its_own_line_before_the_markers() -> None:
-    # the resolver reads "```x```" as a fence that the next line closes, so it takes
-    # "[1]" for a marker; a platform reads a code span, then a fence that never closes
-    answer = resolve("```x```\n```\npip install x\n[1]", SOURCES)
+    # the resolver holds a fence's opening line for 256 characters at most, so it reads a
+    # longer one as prose and takes "[1]" for a marker; a platform reads a fence that never
+    # closes
+    opening = "```" + "x" * 300
+    answer = resolve(f"{opening}\npip install x\n[1]", SOURCES)
     assert answer.segments[-1].citations == (1,)
     md = render_markdown(answer)
-    assert md.startswith("```x```\n```\npip install x\n```\n[^1]"), md
+    assert md.startswith(f"{opening}\npip install x\n```\n[^1]"), md
     [msg] = render_discord(answer)
-    assert msg.content.startswith("```x```\n```\npip install x\n```\n[[1]]("), msg.content
+    assert msg.content.startswith(f"{opening}\npip install x\n```\n[[1]]("), msg.content
 
 
 def test_a_span_that_only_pairs_with_a_marker_inside_is_not_left_as_code() -> None:

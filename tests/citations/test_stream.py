@@ -89,9 +89,7 @@ def test_every_three_way_split(written: str) -> None:
         "Use `x[3]` here",
         "Use ``a ` [3] b`` here",
         "```\nlist[3] = 1\n```",
-        "~~~python\nx[1](id=3)\n~~~",
         "See [the docs](https://x.com/a[3]) now",
-        "See [3](https://example.com/page) now",
         "[3]: https://example.com/ref",
         "[^3]: a footnote definition",
         "An array a[]; a bracket [ 3 b ]",
@@ -139,20 +137,20 @@ def test_an_unclosed_code_span_is_read_again_at_the_end_of_the_text() -> None:
     assert [r.number for r in s.answer.references] == [1]
 
 
-def test_a_blank_line_releases_an_unclosed_code_span_at_once() -> None:
+def test_a_line_break_releases_an_unclosed_code_span_at_once() -> None:
     s = CitationStream(sources())
-    assert s.feed("Use `x [3]\n\nthen [5]") == "Use `x [1]\n\nthen "
+    assert s.feed("Use `x [3]\nthen [5]") == "Use `x [1]\nthen "
     assert s.close() == "[2]"
 
 
 def test_a_closing_bracket_waits_only_for_the_character_after_it() -> None:
-    # "](" opens a link destination; any other character shows it is text
+    # "](" after a link's label opens its destination; any other character shows it is text
     s = CitationStream(sources())
-    assert s.feed("a]b") == "a]b"
-    assert s.feed("c]") == "c"
-    assert s.feed("(x [3]) [5]") == "](x [3]) "
+    assert s.feed("[a]b") == "[a]b"
+    assert s.feed("[c]") == "[c"
+    assert s.feed("(x[3]) [5]") == "](x[3]) "
     assert s.close() == "[1]"
-    assert s.answer.text == "a]bc](x [3]) [1]"
+    assert s.answer.text == "[a]b[c](x[3]) [1]"
 
 
 def test_a_code_span_is_held_for_at_most_the_documented_bound() -> None:
@@ -259,10 +257,12 @@ def test_feed_after_close_raises() -> None:
 def test_holdback_is_bounded_on_adversarial_input() -> None:
     s = CitationStream(sources())
     shown = 0
-    text = "[" + "1, " * 200 + "]" + "【1†" + "x" * 200 + "[^" + "9" * 50
+    text = "[" + "1, " * 200 + "]" + "【1†" + "x" * 200 + "[^" + "9" * 50 + "[a](x" + "[1" * 40
     for fed, char in enumerate(text, 1):
         shown += len(s.feed(char))
-        assert fed - shown <= 64  # the bound the module documents
+        # what the stream would show if the text ended here: a marker shows shorter than
+        # written, so fed - shown counts more than is held
+        assert len(stream([text[:fed]])[0]) - shown <= 64  # the bound the module documents
     s.close()
 
 
@@ -287,6 +287,10 @@ _pieces = st.one_of(
             "``",
             "```\n",
             "~~~\n",
+            "\\`",
+            "[1-3]",
+            "[2](see above)",
+            "[a](",
             "\n",
             "\n\n",
             "[docs](https://x.com/p[1])",
@@ -358,7 +362,8 @@ def test_char_by_char_equals_whole_and_holdback_bound(text: str) -> None:
     ("written", "shown"),
     [
         # a fence closes only with its own character, at least as long, at a line start
-        ("~~~\n[3]\n```\n[3]\n~~~\n[3]", "~~~\n[3]\n```\n[3]\n~~~\n[1]"),
+        # only backticks make a fence: Slack and Discord show a tilde "fence" as text
+        ("~~~\n[3]\n```\n[3]\n~~~\n[3]", "~~~\n[1]\n```\n[3]\n~~~\n[3]"),
         ("```\n[3]\n~~~\n[3]\n```\n[3]", "```\n[3]\n~~~\n[3]\n```\n[1]"),
         ("````\n[3]\n```\n[3]\n````\n[3]", "````\n[3]\n```\n[3]\n````\n[1]"),
         ("```\nx ```[3]\n```\n[3]", "```\nx ```[3]\n```\n[1]"),
@@ -376,23 +381,26 @@ def test_char_by_char_equals_whole_and_holdback_bound(text: str) -> None:
         ("a ` b\n\n[3]", "a ` b\n\n[1]"),
         ("` b\n\n[3]", "` b\n\n[1]"),
         ("a ` b\n[3]\n\n[3]", "a ` b\n[1]\n\n[1]"),
+        # after backticks that pair with nothing, the renderers show no code: nor does the stream
+        ("a ` b\n`[3]` [5]", "a ` b\n`[1]` [2]"),
         ("a ` b [3]", "a ` b [1]"),
         ("a `` b ` [3]", "a `` b ` [1]"),
         ("a `b` c `d [3] `e` [5]", "a `b` c `d [3] `e` [1]"),
-        # a span closes on a later line of its paragraph, or as the text ends
-        ("a `b\n[3]` [3]", "a `b\n[3]` [1]"),
+        # a span closes on its own line (Slack shows no code across one), or as the text ends
+        ("a `b\n[3]` [3]", "a `b\n[1]` [1]"),
         ("x `[3]`", "x `[3]`"),
-        ("`` x `[3]`", "`` x `[3]`"),
-        # a paragraph's end is known inside a span: a later one's backticks open their own
-        ("a ` b\n\nc `[3]` d", "a ` b\n\nc `[3]` d"),
+        ("`` x `[3]`", "`` x `[1]`"),
+        ("a ` b\n\nc `[3]` d", "a ` b\n\nc `[1]` d"),
         # a run is one character repeated: a tilde ends a run of backticks
         ("`~ [3]` [5]", "`~ [3]` [1]"),
         # a fence is one at a line's start, indented three spaces at most; else a span
         ("```\n[3]\n\n[3]", "```\n[3]\n\n[3]"),
         ("   ```\n[3]\n\n[3]", "   ```\n[3]\n\n[3]"),
         ("    ```\n[3]\n\n[3]", "    ```\n[1]\n\n[1]"),
-        # a link's destination, with parentheses inside it, ends at its ) or the line
-        ("[a](http://x.com/(b)[3]) [3]", "[a](http://x.com/(b)[3]) [1]"),
+        # a link's destination ends at its ")"; with a parenthesis, space or line break in
+        # it, it is no link to the renderers, and its markers are footnotes
+        ("[a](http://x.com/b[3]) [3]", "[a](http://x.com/b[3]) [1]"),
+        ("[a](http://x.com/(b)[3]) [3]", "[a](http://x.com/(b)[1]) [1]"),
         ("[a](http://x.com/b\n[3]", "[a](http://x.com/b\n[1]"),
         ("[a](x `[3]` y)[3]", "[a](x `[3]` y)[1]"),
         # backticks open code inside a destination too (where a ")" does not close it);
@@ -400,7 +408,8 @@ def test_char_by_char_equals_whole_and_holdback_bound(text: str) -> None:
         ("[a](x `)[3]` [5]", "[a](x `)[3]` [1]"),
         ("[a](x ~y~)[3]", "[a](x ~y~)[1]"),
         ("a](x) [3]", "a](x) [1]"),
-        ("x [3](https://e.com) y [5]", "x [3](https://e.com) y [1]"),
+        # a bracket of ids with a URL after it is a citation that links its source
+        ("x [3](https://e.com) y [5]", "x [1] y [2]"),
         ("a]\nb", "a]\nb"),
         # a definition line starts with at most three spaces
         ("x [3]: y", "x [1]: y"),
@@ -410,15 +419,15 @@ def test_char_by_char_equals_whole_and_holdback_bound(text: str) -> None:
         ("    [3]: y", "    [1]: y"),
         ("[^3]: note\n[^3]", "[^3]: note\n[1]"),
         ("[3]\n[5]: x", "[1]\n[5]: x"),
-        # ids: nine digits at most, sixteen in a marker, separated by , or ;
+        # ids: nine digits at most, separated by , or ; as many as come
         ("[123456789]", ""),
         ("[1234567890]", "[1234567890]"),
         ("[ 1 , 3 ]", "[1][2]"),
         ("[1,2,3,4,5,6,1,2,3,4,5,6,1,2,3,4]", "[1][2][3][4][5]"),
-        ("[1,2,3,4,5,6,1,2,3,4,5,6,1,2,3,4,5]", "[1,2,3,4,5,6,1,2,3,4,5,6,1,2,3,4,5]"),
+        ("[1,2,3,4,5,6,1,2,3,4,5,6,1,2,3,4,5]", "[1][2][3][4][5]"),
         ("[1 3]", "[1 3]"),
         ("[1,]", "[1,]"),
-        ("[^1,3]", "[^1,3]"),
+        ("[^1,3]", "[1][2]"),
         # the (id=K) suffix, spaced or with a colon; unfinished, it stays text
         ("[1](id=3)(x)", "[1](x)"),
         ("[1]( id = 3 )", "[1]"),
