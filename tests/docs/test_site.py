@@ -64,3 +64,12 @@ def test_verbosity_flags_go_before_the_command() -> None:
                 if any(w in ("-v", "-vv", "--verbose") for w in words[2:]):
                     wrong.append(f"{page.name}: {call.strip()}")
     assert not wrong, f"put -v right after `citebot`: {sorted(set(wrong))}"
+
+
+def test_the_readme_lists_every_ask_json_outcome() -> None:
+    from pipeline.events import Outcome
+
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert '"outcome"}' in text, "citebot ask --json prints the outcome"
+    missing = [o.value for o in Outcome if f"`{o.value}`" not in text]
+    assert not missing, f"the README's --json paragraph lacks outcomes {missing}"
