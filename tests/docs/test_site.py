@@ -73,3 +73,10 @@ def test_the_readme_lists_every_ask_json_outcome() -> None:
     assert '"outcome"}' in text, "citebot ask --json prints the outcome"
     missing = [o.value for o in Outcome if f"`{o.value}`" not in text]
     assert not missing, f"the README's --json paragraph lacks outcomes {missing}"
+
+
+def test_plugins_md_gives_the_command_name_rule_the_code_checks() -> None:
+    from bots.plugins.commands import _NAME
+
+    rule = _NAME.pattern.removeprefix("^").removesuffix("$")
+    assert f"`{rule}`" in (ROOT / "docs" / "pages" / "plugins.md").read_text(encoding="utf-8")
