@@ -25,8 +25,12 @@ def config_command(ctx: click.Context, as_json: bool, origin: bool, table: bool)
         return
     from bots.ops.logging import RedactingFilter, secrets_of
     from bots.settings.dump import to_toml
+    from connectors.providers.llms import build_llm
 
     settings = settings_from(ctx)
+    # the start-up check ask and run make: an unknown model name or a missing key stops
+    # here too (the LLM client is built, no request is sent)
+    build_llm(settings.llm)
     redact = RedactingFilter(secrets_of(settings)).redact
     if as_json:
         click.echo(redact(json.dumps(settings.masked(), indent=2, sort_keys=True)))

@@ -62,7 +62,7 @@ def resolve_source(
 
 
 @cli.command("ingest")
-@click.argument("sources", nargs=-1, required=True, metavar="PATH|URL|reader:NAME...")
+@click.argument("sources", nargs=-1, required=True, metavar="PATH|URL|reader:NAME|plugin:NAME...")
 @click.option("--url-base", help="Public URL of the folder's root; chunks link to URL/path#anchor.")
 @click.option(
     "--url-style",
@@ -82,10 +82,11 @@ def ingest_command(
     url_style: UrlStyle | None,
     collection: str | None,
 ) -> None:
-    """Ingest files, folders, web sites or a reader's documents.
+    """Ingest files, folders, web sites, or a reader's or a plugin's documents.
 
-    Folders and files (.md, .txt, .html, .pdf), web sites and sitemaps (http(s)
-    URLs) or a configured LlamaHub reader (reader:NAME).
+    Folders and files (.md, .mdx, .rst, .txt, .html, .pdf), web sites and
+    sitemaps (http(s) URLs), a configured LlamaHub reader (reader:NAME) or a
+    plugin's connector (plugin:NAME).
 
     Re-running is incremental: unchanged documents are skipped, changed ones
     replaced, and documents gone from a folder removed.

@@ -7,7 +7,10 @@ pytest fixture of :mod:`bots.testing`).
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import tomllib
 from pathlib import Path
 
 #: a package name Python's packaging takes: no dash at the end (PEP 508)
@@ -44,6 +47,20 @@ packages = ["{package}"]
 
 [tool.pytest.ini_options]
 asyncio_mode = "auto"
+{sources}"""
+
+#: citebot is not on PyPI: uv takes it from the source checkout the scaffold ran from
+SOURCES = """
+# citebot is not on PyPI: `uv run` installs it from this checkout
+[tool.uv.sources]
+citebot = {{ path = {path}, editable = true }}
+"""
+
+#: run from an installed wheel, there is no checkout to point at
+NO_SOURCES = """
+# citebot is not on PyPI: point uv at a citebot checkout before `uv run pytest`, e.g.
+# [tool.uv.sources]
+# citebot = { path = "/path/to/citebot", editable = true }
 """
 
 PLUGIN = '''\
@@ -129,6 +146,29 @@ A citebot plugin: `/{name}` and a rule that refuses password questions.
 """
 
 
+def citebot_checkout() -> Path | None:
+    """The source checkout this citebot runs from (its pyproject.toml names ``citebot``), if any."""
+    import bots
+
+    root = Path(bots.__file__).resolve().parent.parent
+    try:
+        project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    return root if project.get("project", {}).get("name") == "citebot" else None
+
+
+def _sources(root: Path) -> str:
+    """The ``[tool.uv.sources]`` entry for citebot: relative inside the checkout, else absolute."""
+    checkout = citebot_checkout()
+    if checkout is None:
+        return NO_SOURCES
+    here = root.resolve()
+    path = Path(os.path.relpath(checkout, here)) if here.is_relative_to(checkout) else checkout
+    # a JSON string is a valid TOML basic string (quotes and backslashes escaped)
+    return SOURCES.format(path=json.dumps(path.as_posix()))
+
+
 def scaffold(name: str, parent: Path) -> Path:
     """Write the package ``citebot-NAME`` under ``parent``; returns its folder."""
     if not NAME.match(name):
@@ -142,7 +182,7 @@ def scaffold(name: str, parent: Path) -> Path:
     root = parent / f"citebot-{name}"
     if root.exists():
         raise ScaffoldError(f"{root} already exists")
-    values = {"name": name, "package": package}
+    values = {"name": name, "package": package, "sources": _sources(root)}
     files = {
         root / "pyproject.toml": PYPROJECT,
         root / "README.md": README,

@@ -97,6 +97,14 @@ class Origins:
     def under(self, path: Path) -> list[Origin]:
         return [e for e in self.entries if e.path[: len(path)] == path]
 
+    def of_values(self, path: Path) -> Origin | None:
+        """Where the value at ``path`` came from, a map whose keys a source set one by one
+        (``[channels."slack:*/#help-*"]`` in citebot.toml) included."""
+        found = self.of(path)
+        if found is not None:
+            return found
+        return max(self.under(path), key=lambda e: (e.rank, -len(e.path)), default=None)
+
 
 def read_toml(path: FilePath) -> tuple[dict[str, Any], list[str]]:
     if not path.is_file():
@@ -262,7 +270,8 @@ def describe_error(model: type[BaseModel], error: Mapping[str, Any], origins: Or
         msg = f"{msg} (got {shown})"
     section = model_at(model, loc)
     if section is None:
-        origin = origins.of(loc)
+        # a check of a whole map (channels) has no origin of its own: its keys have
+        origin = origins.of_values(loc)
         where = origin.where(loc) if origin else f"setting {dotted(loc)} (default)"
         return f"{where}: {msg}"
     # a check across several settings of one section: name them and their sources

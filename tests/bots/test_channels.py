@@ -107,6 +107,25 @@ def test_a_scope_by_channel_name_is_refused(tmp_path: Path, channels: dict[str, 
         ChannelRules(rules)
 
 
+def test_a_channels_error_names_the_file_or_variable_it_came_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("citebot.toml").write_text('[channels."slack:*/#help-*"]\nscope = ["docs"]\n')
+    with pytest.raises(SettingsError) as caught:
+        load_settings(data_dir=str(tmp_path))
+    (line,) = caught.value.lines
+    assert line.startswith("citebot.toml: channels: channels key 'slack:*/#help-*'"), line
+    assert "(default)" not in line
+
+    Path("citebot.toml").unlink()
+    monkeypatch.setenv("CITEBOT_CHANNELS", '{"slack:*/#help-*": {"scope": ["docs"]}}')
+    with pytest.raises(SettingsError) as caught:
+        load_settings(data_dir=str(tmp_path))
+    (line,) = caught.value.lines
+    assert line.startswith("env CITEBOT_CHANNELS (setting channels): channels key"), line
+
+
 def test_prepare_sets_scope_persona_and_web_from_the_channel(tmp_path: Path) -> None:
     settings = load_settings(
         data_dir=str(tmp_path),

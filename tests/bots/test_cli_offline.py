@@ -135,6 +135,28 @@ def test_bad_settings_are_one_line_each_naming_the_env_var(tmp_path: Path) -> No
     assert any("CITEBOT_SLACK__PORT" in line for line in lines)
 
 
+def test_config_makes_the_llm_check_ask_and_run_make(tmp_path: Path) -> None:
+    # configuration.md: config "checks everything ask and run would check"
+    env = {
+        "CITEBOT_DATA_DIR": str(tmp_path / "d"),
+        "CITEBOT_LLM__PROVIDER": "openai",
+        "CITEBOT_LLM__MODEL": "llama3.1",
+        "OPENAI_API_KEY": "sk-x",
+    }
+    # in-process: a subprocess from the test's cwd would import the installed citebot
+    result = CliRunner().invoke(cli, ["config"], env=env)
+    assert result.exit_code == 1, result.output
+    assert result.output.strip() == (
+        "citebot: unknown openai model 'llama3.1' (CITEBOT_LLM__MODEL); for another "
+        "server's model use CITEBOT_LLM__PROVIDER=openai_compatible"
+    )
+    known = CliRunner().invoke(
+        cli, ["config", "--json"], env={**env, "CITEBOT_LLM__MODEL": "gpt-4o-mini"}
+    )
+    assert known.exit_code == 0, known.output
+    assert json.loads(known.output)["llm"]["model"] == "gpt-4o-mini"
+
+
 def test_config_masks_secrets(tmp_path: Path) -> None:
     result = _citebot(
         "config",

@@ -138,3 +138,17 @@ def test_each_style_publishes_pages_and_leaves_other_files_as_they_are(
     assert published(relative, "path") == relative
     assert (published(relative, "html"), published(relative, "clean")) == (html, clean)
     assert published(relative, "directory") == directory
+
+
+def test_the_help_names_every_file_kind_and_source_form() -> None:
+    from connectors.knowledge.parsing import KINDS
+
+    result = CliRunner().invoke(cli, ["ingest", "--help"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    usage = result.output.splitlines()[0]
+    assert usage.endswith("PATH|URL|reader:NAME|plugin:NAME..."), usage
+    help_text = " ".join(result.output.split())
+    for kind in set(KINDS.values()):
+        suffixes = [s for s, k in KINDS.items() if k == kind]
+        assert any(f"{s}," in help_text or f"{s})" in help_text for s in suffixes), kind
+    assert "(plugin:NAME)" in help_text

@@ -15,6 +15,7 @@ from tests.deploy.conftest import DEPLOY
 
 BASE = DEPLOY / "k8s" / "base"
 SINGLE = DEPLOY / "k8s" / "single"
+SLACK_SOCKET = DEPLOY / "k8s" / "slack-socket"
 
 
 def manifests() -> dict[str, dict[str, Any]]:
@@ -61,12 +62,28 @@ def test_base_renders_with_kustomize() -> None:
     ]
 
 
-def test_single_replica_overlay_for_socket_mode_and_discord() -> None:
+def test_single_replica_overlay_for_discord() -> None:
     docs = {d["kind"]: d for d in kustomize(SINGLE)}
     deployment = docs["Deployment"]["spec"]
     assert deployment["replicas"] == 1
     assert deployment["strategy"] == {"type": "Recreate"}
     assert deployment["template"]["spec"]["containers"][0]["args"] == ["run", "discord"]
+
+
+def test_single_replica_overlay_for_slack_socket_mode() -> None:
+    # one process runs one platform: Socket Mode needs its own args and mode, not ../single's
+    docs = {d["kind"]: d for d in kustomize(SLACK_SOCKET)}
+    deployment = docs["Deployment"]["spec"]
+    assert deployment["replicas"] == 1
+    assert deployment["strategy"] == {"type": "Recreate"}
+    assert deployment["template"]["spec"]["containers"][0]["args"] == ["run", "slack", "--socket"]
+    assert docs["ConfigMap"]["data"]["CITEBOT_SLACK__MODE"] == "socket"
+
+
+def test_the_docs_name_an_overlay_for_each_one_replica_platform(root: Path) -> None:
+    operations = (root / "docs" / "pages" / "operations.md").read_text()
+    assert "kubectl apply -k deploy/k8s/slack-socket" in operations
+    assert "for Socket Mode and Discord" not in operations, "single runs Discord only"
 
 
 def test_deployment_probes_resources_and_hardening() -> None:

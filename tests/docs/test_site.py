@@ -49,3 +49,34 @@ def test_every_path_the_docs_name_exists() -> None:
     }
     missing = sorted(f"{path} ({page})" for path, page in named if not (ROOT / path).exists())
     assert not missing, f"the docs name paths that do not exist: {missing}"
+
+
+def test_verbosity_flags_go_before_the_command() -> None:
+    # -v and -vv are options of `citebot` itself: `citebot ingest … -v` is "No such option"
+    pages = [README, *(ROOT / "docs" / "pages").glob("*.md")]
+    wrong = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        commands = re.findall(r"`([^`\n]+)`", text) + text.splitlines()
+        for command in commands:
+            for call in re.findall(r"\bcitebot\s[^`;|&#\n]*", command):
+                words = call.split()
+                if any(w in ("-v", "-vv", "--verbose") for w in words[2:]):
+                    wrong.append(f"{page.name}: {call.strip()}")
+    assert not wrong, f"put -v right after `citebot`: {sorted(set(wrong))}"
+
+
+def test_the_readme_lists_every_ask_json_outcome() -> None:
+    from pipeline.events import Outcome
+
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert '"outcome"}' in text, "citebot ask --json prints the outcome"
+    missing = [o.value for o in Outcome if f"`{o.value}`" not in text]
+    assert not missing, f"the README's --json paragraph lacks outcomes {missing}"
+
+
+def test_plugins_md_gives_the_command_name_rule_the_code_checks() -> None:
+    from bots.plugins.commands import _NAME
+
+    rule = _NAME.pattern.removeprefix("^").removesuffix("$")
+    assert f"`{rule}`" in (ROOT / "docs" / "pages" / "plugins.md").read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers every command)
+from bots.plugins import scaffold as scaffold_module
 from bots.plugins.manager import PluginHost
 from bots.settings import load_settings
 
@@ -65,3 +66,30 @@ def test_bad_names_and_existing_folders_are_one_line_errors(tmp_path: Path) -> N
     again = CliRunner().invoke(cli, ["plugins", "new", "x", "--dir", str(tmp_path)])
     assert again.exit_code == 2 and "already exists" in again.output
     assert "Traceback" not in again.output
+
+
+def test_uv_takes_citebot_from_the_checkout_it_ran_from(tmp_path: Path) -> None:
+    # citebot is not on PyPI: without [tool.uv.sources], `uv run pytest` cannot resolve it
+    CliRunner().invoke(cli, ["plugins", "new", "hello", "--dir", str(tmp_path)])
+    root = tmp_path / "citebot-hello"
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text())
+    assert pyproject["project"]["dependencies"] == ["citebot"]
+    source = pyproject["tool"]["uv"]["sources"]["citebot"]
+    assert source["editable"] is True
+    checkout = (root / source["path"]).resolve()
+    assert tomllib.loads((checkout / "pyproject.toml").read_text())["project"]["name"] == "citebot"
+    assert checkout == scaffold_module.citebot_checkout()
+
+
+def test_the_sources_path_is_relative_inside_the_checkout(monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    checkout = tmp_path / "citebot"
+    monkeypatch.setattr(scaffold_module, "citebot_checkout", lambda: checkout)
+    root = scaffold_module.scaffold("inner", checkout / "plugins")
+    source = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["uv"]["sources"]
+    assert source["citebot"] == {"path": "../..", "editable": True}
+
+    monkeypatch.setattr(scaffold_module, "citebot_checkout", lambda: None)
+    wheel = scaffold_module.scaffold("outer", tmp_path / "elsewhere")
+    text = (wheel / "pyproject.toml").read_text()
+    assert "uv" not in tomllib.loads(text).get("tool", {}), "no checkout to point at"
+    assert "# [tool.uv.sources]" in text, "the user is told what to add"
