@@ -10,14 +10,15 @@ the right section without it, "I couldn't find this", and last an answer whose f
 point elsewhere. A wrong answer with a footnote looks checked, so it ranks below no answer;
 for a question the documents do not cover, any answer is a leak. Questions are matched by
 their ``id`` when the file gives one, else by their text and how often it came before (two
-follow-ups may ask the same words in different threads).
+follow-ups may ask the same words in different threads), so a question added above the
+others leaves them matched.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -184,7 +185,8 @@ def read_baseline(text: str) -> dict[str, Any]:
 def compare(baseline: Mapping[str, Any], report: Report) -> Comparison:
     """This run's ``report`` against ``baseline`` (:func:`read_baseline`)."""
     now = report.data()
-    before = dict(_keyed(baseline["results"]))
+    ids_now = {str(r["id"]) for r in now["results"] if r["id"] is not None}
+    before = dict(_keyed(baseline["results"], ids_now))
     after = dict(_keyed(now["results"]))
     changes = tuple(
         Change(question=result["question"], before=was, after=now_shown)
@@ -220,11 +222,22 @@ def outcome(result: Mapping[str, Any]) -> Shown:
     return Shown.WRONG_SOURCE if answered else Shown.NO_ANSWER
 
 
-def _keyed(results: Iterable[Mapping[str, Any]]) -> Iterable[tuple[tuple[str, int], Any]]:
-    seen: Counter[str] = Counter()
-    for result in results:
-        name = result.get("id") or result["question"]
-        yield (name, seen[name]), result
+def _keyed(
+    results: Iterable[Mapping[str, Any]], ids_now: Collection[str] | None = None
+) -> Iterable[tuple[tuple[str, str, int], Any]]:
+    """Each result under its id when it has one, else its text, and how often that came before.
+
+    ``ids_now`` (reading a baseline): the ids this run's questions have. Reports written
+    before session 46 gave a question without an id its position ("3"); such an id that
+    this run does not use is read as that, and the question matched by its text.
+    """
+    seen: Counter[tuple[str, str]] = Counter()
+    for position, result in enumerate(results, start=1):
+        given = result.get("id")
+        given = None if given is None or given == "" else str(given)
+        positional = ids_now is not None and given == str(position) and given not in ids_now
+        name = ("text", result["question"]) if given is None or positional else ("id", given)
+        yield (*name, seen[name]), result
         seen[name] += 1
 
 

@@ -55,6 +55,8 @@ class Case:
     contains: tuple[str, ...] = ()
     kind: str = "answerable"
     history: tuple[Turn, ...] = ()
+    #: the file's own id for the question, as given; "" when it gives none (a baseline then
+    #: matches the question by its text, which survives questions added above it)
     id: str = ""
 
 
@@ -82,7 +84,7 @@ class CaseResult:
 
     def data(self) -> dict[str, Any]:
         return {
-            "id": self.case.id,
+            "id": self.case.id or None,
             "question": self.case.question,
             "kind": self.case.kind,
             "expect": self.case.expect,
@@ -171,8 +173,17 @@ def _case(item: Any, n: int, base: str) -> Case:
         contains=_strings(item.get("contains"), "contains", n),
         kind=str(item.get("kind") or ("answerable" if expect == "answer" else "uncovered")),
         history=history,
-        id=str(item.get("id") or n),
+        id=_id(item.get("id"), n),
     )
+
+
+def _id(value: Any, n: int) -> str:
+    """The question's id as the file gives it (``0`` included), or "" when it gives none."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, str | int) or not str(value).strip():
+        raise EvalFileError(f"question {n}: id must be a non-empty text or a whole number")
+    return str(value).strip()
 
 
 #: an assistant turn written without text: the bot's own answer to the user turn before it,

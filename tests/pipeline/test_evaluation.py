@@ -58,9 +58,20 @@ def test_yaml_and_jsonl_files_resolve_urls_against_the_base() -> None:
     assert parse_cases(lines, fmt="jsonl")[0].contains == ("p", "q")
 
 
+def test_a_question_has_the_id_its_file_gives_and_none_otherwise() -> None:
+    cases = parse_cases(
+        "- {question: 'a?', expect: no_answer}\n- {id: 0, question: 'b?', expect: no_answer}\n"
+        "- {id: ' k7 ', question: 'c?', expect: no_answer}\n",
+        fmt="yaml",
+    )
+    assert [c.id for c in cases] == ["", "0", "k7"]
+
+
 @pytest.mark.parametrize(
     ("text", "fmt", "message"),
     [
+        ("- {id: [1], question: a, expect: no_answer}", "yaml", "question 1: id must be"),
+        ("- {id: '', question: a, expect: no_answer}", "yaml", "question 1: id must be"),
         ("questions: [{question: 'a'}]", "yaml", "question 1: an answerable question needs 'urls'"),
         ("- {question: 'a', expect: maybe}", "yaml", "expect must be 'answer' or 'no_answer'"),
         ("- {question: 'a', url: x, answr: y}", "yaml", "unknown key(s) answr"),
