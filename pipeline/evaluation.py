@@ -11,8 +11,8 @@ section(s) that answer it (``urls``) and phrases one of which the answer must co
 - ``fact_missing``: the right section is cited but the answer lacks the phrase;
 - ``leak``: a question the docs do not answer got an answer or a source.
 
-Retrieval hit@k and MRR come from LlamaIndex's ``RetrieverEvaluator`` over the
-pipeline's own retriever.
+Retrieval hit@k and MRR come from the metrics of LlamaIndex's ``RetrieverEvaluator`` over
+the pipeline's own retriever.
 """
 
 from __future__ import annotations
@@ -312,17 +312,26 @@ class RetrievalCheck:
 
     def __init__(self, port: Retriever, *, top_k: int, scope: Sequence[str] | None = None) -> None:
         self.top_k = top_k
+        self._retriever = _PortRetriever(port, top_k=top_k, scope=scope)
         self._evaluator = RetrieverEvaluator.from_metric_names(
-            ["hit_rate", "mrr"], retriever=_PortRetriever(port, top_k=top_k, scope=scope)
+            ["hit_rate", "mrr"], retriever=self._retriever
         )
 
     async def check(self, query: str, expected: Sequence[str]) -> tuple[list[str], bool, float]:
-        result = await self._evaluator.aevaluate(
-            query=query, expected_ids=[_bare(u) for u in expected]
-        )
-        hit = float(result.metric_dict["hit_rate"].score or 0.0) > 0
-        rr = float(result.metric_dict["mrr"].score or 0.0)
-        return list(result.retrieved_ids), hit, rr
+        nodes = await self._retriever.aretrieve(query)
+        retrieved = [n.node.node_id for n in nodes]
+        if not retrieved:
+            # LlamaIndex's metrics refuse an empty list (ValueError); nothing retrieved (a
+            # scope without documents) is a retrieval miss, rank 0
+            return [], False, 0.0
+        expected_ids = [_bare(u) for u in expected]
+        scores = {
+            metric.metric_name: metric.compute(
+                query=query, expected_ids=expected_ids, retrieved_ids=retrieved
+            ).score
+            for metric in self._evaluator.metrics
+        }
+        return retrieved, float(scores["hit_rate"] or 0.0) > 0, float(scores["mrr"] or 0.0)
 
 
 # -- the run ---------------------------------------------------------------------------------

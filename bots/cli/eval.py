@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from bots.cli.ask import runtime_of
+from bots.cli.ask import require_knowledge, runtime_of
 from bots.cli.base import cli, fail, friendly, settings_from
 from pipeline.question import Place, Question
 
@@ -62,6 +62,8 @@ def eval_command(
     cases = _load(Path(str(file)))
     # read first: a bad baseline should not cost a whole run
     baseline = None if baseline_file is None else _baseline(Path(baseline_file))
+    # an empty store gets the line ask gives, not a score of every question as a miss
+    require_knowledge(ctx)
     runtime = runtime_of(ctx)
     report = asyncio.run(_run(runtime, cases, progress=not quiet and not as_json))
     comparison = None

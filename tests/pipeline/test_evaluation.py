@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from importlib import resources
 
@@ -18,6 +19,7 @@ from pipeline.evaluation import (
     Case,
     EvalFileError,
     Report,
+    RetrievalCheck,
     judge,
     parse_cases,
     run_eval,
@@ -25,6 +27,7 @@ from pipeline.evaluation import (
     states,
 )
 from pipeline.events import Done, Route
+from pipeline.ports import Hit
 from pipeline.question import Question, Turn
 
 
@@ -350,3 +353,32 @@ def test_an_assistant_turn_without_text_needs_a_user_turn_right_before_it(histor
             f"questions:\n  - {{question: 'x?', expect: no_answer, history: {history}}}\n",
             fmt="yaml",
         )
+
+
+class _NothingRetrieved:
+    """A retriever over a scope that holds no documents."""
+
+    async def retrieve(self, query: str, *, top_k: int, scope: Sequence[str] | None) -> list[Hit]:
+        return []
+
+
+async def test_a_question_with_nothing_retrieved_is_a_retrieval_miss() -> None:
+    check = RetrievalCheck(_NothingRetrieved(), top_k=6, scope=("empty",))
+    assert await check.check("how long do keys last?", CASE.urls) == ([], False, 0.0)
+
+    async def bot(question: Question) -> Done:
+        return NOT_FOUND
+
+    (result,) = (await run_eval([CASE], bot, retrieval=check)).results
+    assert (result.miss, result.hit, result.reciprocal_rank) == ("retrieval", False, 0.0)
+
+
+def test_citebot_eval_on_an_empty_store_says_to_ingest_first(tmp_path: object) -> None:
+    env = {"CITEBOT_DATA_DIR": str(tmp_path), "CITEBOT_PLUGINS__ENTRY_POINTS": "false"}
+    with resources.as_file(resources.files("bots") / "samples") as folder:
+        result = CliRunner().invoke(cli, ["eval", str(folder / "eval.yaml")], env=env)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"citebot: nothing ingested yet into {tmp_path}: run citebot ingest PATH_OR_URL "
+        "(or citebot demo for the bundled samples)"
+    )
