@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from pipeline.evaluation import Report
+from pipeline.evaluation import Report, brief
 
 
 class Shown(StrEnum):
@@ -160,7 +160,9 @@ class Comparison:
         for title, group in (("better", self.better), ("worse", self.worse)):
             if group:
                 lines.append(f"{title} ({len(group)}):")
-                lines += [f"  {c.question}  ({c.before.said} → {c.after.said})" for c in group]
+                lines += [
+                    f"  {brief(c.question)}  ({c.before.said} → {c.after.said})" for c in group
+                ]
         return "\n".join(lines)
 
 

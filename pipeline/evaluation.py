@@ -55,6 +55,8 @@ class Case:
     contains: tuple[str, ...] = ()
     kind: str = "answerable"
     history: tuple[Turn, ...] = ()
+    #: the file's ``url_base`` (a folder, ending in "/"), which the misses list leaves out
+    base: str = ""
     #: the file's own id for the question, as given; "" when it gives none (a baseline then
     #: matches the question by its text, which survives questions added above it)
     id: str = ""
@@ -123,7 +125,7 @@ def parse_cases(text: str, *, fmt: Literal["yaml", "jsonl"]) -> list[Case]:
         except yaml.YAMLError as exc:
             raise EvalFileError(f"not valid YAML: {' '.join(str(exc).split())[:160]}") from None
         if isinstance(loaded, dict):
-            base = str(loaded.get("url_base") or "")
+            base = _folder(str(loaded.get("url_base") or ""))
             loaded = loaded.get("questions")
         if not isinstance(loaded, list):
             raise EvalFileError("expected a list of questions (or a mapping with 'questions')")
@@ -132,6 +134,13 @@ def parse_cases(text: str, *, fmt: Literal["yaml", "jsonl"]) -> list[Case]:
     if not cases:
         raise EvalFileError("the file has no questions")
     return cases
+
+
+def _folder(base: str) -> str:
+    """``url_base`` as the folder ingest reads it as (``--url-base …/docs`` publishes
+    ``…/docs/guide.md``), so a base written without its trailing slash keeps its last part."""
+    base = base.strip()
+    return base if not base or base.endswith("/") else base + "/"
 
 
 def _strings(value: Any, what: str, n: int) -> tuple[str, ...]:
@@ -173,6 +182,7 @@ def _case(item: Any, n: int, base: str) -> Case:
         contains=_strings(item.get("contains"), "contains", n),
         kind=str(item.get("kind") or ("answerable" if expect == "answer" else "uncovered")),
         history=history,
+        base=base,
         id=_id(item.get("id"), n),
     )
 
@@ -501,8 +511,7 @@ class Report:
             lines.append("")
             lines.append(f"misses ({len(misses)}):")
             for r in misses:
-                cited = ", ".join(_short(c) for c in r.cited) or "no source"
-                lines.append(f"  [{r.miss}] {r.case.question}  (cited: {cited})")
+                lines.append(f"  [{r.miss}] {brief(r.case.question)}  ({_where(r)})")
         return "\n".join(lines)
 
 
@@ -514,8 +523,31 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value * 100:.1f}%"
 
 
-def _short(url: str) -> str:
-    return url.rsplit("/", 1)[-1] or url
+#: the misses list shows a question on one line of about this many characters (--json
+#: keeps it whole)
+QUESTION_SHOWN = 120
+
+
+def brief(text: str) -> str:
+    """``text`` on one line, cut at a word near :data:`QUESTION_SHOWN` characters."""
+    text = " ".join(text.split())
+    if len(text) <= QUESTION_SHOWN:
+        return text
+    return text[: QUESTION_SHOWN - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _where(result: CaseResult) -> str:
+    """What a miss cited and, for an answerable question, what it should have, each URL
+    relative to the file's ``url_base``: enough to tell two sections of one page apart."""
+    base = result.case.base
+
+    def shown(url: str) -> str:
+        return url[len(base) :] if base and url.startswith(base) and url != base else url
+
+    where = "cited: " + (", ".join(shown(c) for c in result.cited) or "no source")
+    if result.case.expect == "answer":
+        where += "; expected: " + ", ".join(shown(u) for u in result.case.urls)
+    return where
 
 
 # -- drafting questions with an LLM ---------------------------------------------------------

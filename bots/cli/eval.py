@@ -120,7 +120,7 @@ def _text(path: Path, what: str) -> str:
 
 async def _run(runtime: Runtime, cases: list[Case], *, progress: bool) -> Report:
     from pipeline import Pipeline
-    from pipeline.evaluation import CaseResult, RetrievalCheck, run_eval
+    from pipeline.evaluation import CaseResult, RetrievalCheck, brief, run_eval
 
     answerer = runtime.answerer
     scope = runtime.scope_for(Place())
@@ -145,7 +145,7 @@ async def _run(runtime: Runtime, cases: list[Case], *, progress: bool) -> Report
 
     def show(result: CaseResult) -> None:
         mark = "ok " if result.miss is None else f"{result.miss}"
-        click.echo(click.style(f"… {mark:<12} {result.case.question}", dim=True), err=True)
+        click.echo(click.style(f"… {mark:<12} {brief(result.case.question)}", dim=True), err=True)
 
     return await run_eval(
         cases, answer, retrieval=retrieval, extra=extra, on_result=show if progress else None

@@ -61,6 +61,37 @@ def test_yaml_and_jsonl_files_resolve_urls_against_the_base() -> None:
     assert parse_cases(lines, fmt="jsonl")[0].contains == ("p", "q")
 
 
+def test_a_url_base_without_its_trailing_slash_is_the_folder_ingest_reads_it_as() -> None:
+    (case,) = parse_cases(
+        "url_base: https://x.example.com/docs\nquestions:\n"
+        "  - {question: 'a?', urls: [guide.md#a, 'https://y.example/z.md']}\n",
+        fmt="yaml",
+    )
+    assert case.urls == ("https://x.example.com/docs/guide.md#a", "https://y.example/z.md")
+
+
+def test_the_misses_list_tells_the_cited_section_from_the_expected_one() -> None:
+    (case,) = parse_cases(
+        "url_base: https://x.example.com/docs/\nquestions:\n"
+        "  - {question: 'a?', urls: [v2/guide.md#a]}\n",
+        fmt="yaml",
+    )
+    cited = answered("It is so.", "https://x.example.com/docs/v1/guide.md#a")
+    table = Report([judge(case, cited, [], 0.1, hit=True, rr=1.0)]).table()
+    assert table.endswith("\n  [not_cited] a?  (cited: v1/guide.md#a; expected: v2/guide.md#a)"), (
+        table
+    )
+
+
+def test_the_misses_list_shortens_a_long_question_and_json_keeps_it_whole() -> None:
+    long = replace(CASE, question="why " * 2000 + "?")
+    report = Report([judge(long, NOT_FOUND, [], 0.1, hit=False, rr=0.0)])
+    line = report.table().splitlines()[-1]
+    assert line.startswith("  [retrieval] why why ") and len(line) < 250, len(line)
+    assert line.count("why") < 40 and "why…  (cited: no source" in line
+    assert report.data()["misses"][0]["question"] == long.question
+
+
 def test_a_question_has_the_id_its_file_gives_and_none_otherwise() -> None:
     cases = parse_cases(
         "- {question: 'a?', expect: no_answer}\n- {id: 0, question: 'b?', expect: no_answer}\n"
@@ -203,8 +234,9 @@ def test_a_report_counts_every_metric_and_lists_every_miss() -> None:
         r"faithful +50\.0%",
         r"routes +knowledge_base 5, no_answer 3",
         r"latency p50 / p95 +400 / 800 ms",
-        r"\n\nmisses \(2\):\n  \[retrieval\] how long do keys last\?  \(cited: no source\)\n"
-        r"  \[leak\] Cloud Run\?  \(cited: other\.md#x, run\.md#y\)$",
+        r"\n\nmisses \(2\):\n  \[retrieval\] how long do keys last\?  \(cited: no source; "
+        r"expected: https://d\.example/keys\.md#rotate\)\n"
+        r"  \[leak\] Cloud Run\?  \(cited: https://d\.example/other\.md#x, https://d/run\.md#y\)$",
     ]:
         assert re.search(row, table), row
     # the retrieval check's k, when it ran, names hit@k
