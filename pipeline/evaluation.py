@@ -17,6 +17,7 @@ the pipeline's own retriever.
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
@@ -25,7 +26,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.evaluation import RetrieverEvaluator
@@ -125,6 +126,7 @@ def parse_cases(text: str, *, fmt: Literal["yaml", "jsonl"]) -> list[Case]:
         except yaml.YAMLError as exc:
             raise EvalFileError(f"not valid YAML: {' '.join(str(exc).split())[:160]}") from None
         if isinstance(loaded, dict):
+            _known_keys(loaded, ("url_base", "questions"), "the file")
             base = _folder(str(loaded.get("url_base") or ""))
             loaded = loaded.get("questions")
         if not isinstance(loaded, list):
@@ -134,6 +136,17 @@ def parse_cases(text: str, *, fmt: Literal["yaml", "jsonl"]) -> list[Case]:
     if not cases:
         raise EvalFileError("the file has no questions")
     return cases
+
+
+def _known_keys(item: dict[Any, Any], known: Sequence[str], where: str) -> None:
+    """Reject a key the format does not have (a typo would silently drop what it sets),
+    naming the known key it is closest to."""
+    unknown = sorted(str(k) for k in item if k not in known)
+    if not unknown:
+        return
+    close = difflib.get_close_matches(unknown[0].replace("-", "_"), known, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
+    raise EvalFileError(f"{where}: unknown key(s) {', '.join(unknown)}{hint}")
 
 
 def _folder(base: str) -> str:
@@ -155,10 +168,11 @@ def _strings(value: Any, what: str, n: int) -> tuple[str, ...]:
 def _case(item: Any, n: int, base: str) -> Case:
     if not isinstance(item, dict):
         raise EvalFileError(f"question {n}: expected a mapping, got {type(item).__name__}")
-    known = {"id", "question", "expect", "urls", "url", "contains", "kind", "history"}
-    unknown = sorted(set(item) - known)
-    if unknown:
-        raise EvalFileError(f"question {n}: unknown key(s) {', '.join(unknown)}")
+    _known_keys(
+        item,
+        ("id", "question", "expect", "urls", "url", "contains", "kind", "history"),
+        f"question {n}",
+    )
     question = str(item.get("question") or "").strip()
     if not question:
         raise EvalFileError(f"question {n}: 'question' is missing or empty")
@@ -168,6 +182,13 @@ def _case(item: Any, n: int, base: str) -> Case:
     urls = _strings(item.get("urls", item.get("url")), "urls", n)
     if expect == "answer" and not urls:
         raise EvalFileError(f"question {n}: an answerable question needs 'urls'")
+    relative = next((u for u in urls if not base and not urlsplit(u).scheme), None)
+    if relative is not None:
+        # a cited source's URL is always absolute (ingest publishes url_base + path, or file://)
+        raise EvalFileError(
+            f"question {n}: url {relative!r} is not a full URL and the file sets no url_base, "
+            "so it can never match a cited source"
+        )
     history = tuple(_turn(t, n) for t in item.get("history") or ())
     for before, turn in zip((None, *history), history, strict=False):
         if turn == OWN_ANSWER and (before is None or before.role != "user"):

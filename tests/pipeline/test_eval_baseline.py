@@ -268,13 +268,13 @@ def _parsed_report(yaml_text: str, outcomes: dict[str, object]) -> Report:
     return report(*((case, outcomes[case.question]) for case in cases))  # type: ignore[misc]
 
 
-_FILE = "- {question: 'a?', urls: [x]}\n- {question: 'b?', urls: [x]}\n"
+_FILE = "- {question: 'a?', urls: ['https://d/x']}\n- {question: 'b?', urls: ['https://d/x']}\n"
 _OUTCOMES = {"a?": answered(FACT, RIGHT), "b?": NOT_FOUND, "new?": NOT_FOUND}
 
 
 def test_a_question_added_at_the_top_leaves_the_others_matched_by_their_text() -> None:
     before = _parsed_report(_FILE, _OUTCOMES).data()
-    after = _parsed_report("- {question: 'new?', urls: [x]}\n" + _FILE, _OUTCOMES)
+    after = _parsed_report("- {question: 'new?', urls: ['https://d/x']}\n" + _FILE, _OUTCOMES)
     moved = compare(before, after)
     assert (moved.changes, moved.dropped, moved.added) == ((), 0, 1)
     assert [r["id"] for r in after.data()["results"]] == [None, None, None]
@@ -285,11 +285,11 @@ def test_a_baseline_written_when_every_question_had_its_position_as_id_still_mat
     legacy = _parsed_report(_FILE, _OUTCOMES).data()
     for n, result in enumerate(legacy["results"], start=1):
         result["id"] = str(n)
-    after = _parsed_report("- {question: 'new?', urls: [x]}\n" + _FILE, _OUTCOMES)
+    after = _parsed_report("- {question: 'new?', urls: ['https://d/x']}\n" + _FILE, _OUTCOMES)
     moved = compare(legacy, after)
     assert (moved.changes, moved.dropped, moved.added) == ((), 0, 1)
     # and ids the file gives, 0 among them, match by id whatever their place
-    given = "- {id: 0, question: 'a?', urls: [x]}\n- {id: 1, question: 'b?', urls: [x]}\n"
-    moved_up = "- {id: 1, question: 'new?', urls: [x]}\n- {id: 0, question: 'a?', urls: [x]}\n"
+    given = "- {id: 0, question: 'a?', urls: ['https://d/x']}\n- {id: 1, question: 'b?', urls: ['https://d/x']}\n"
+    moved_up = "- {id: 1, question: 'new?', urls: ['https://d/x']}\n- {id: 0, question: 'a?', urls: ['https://d/x']}\n"
     moved = compare(_parsed_report(given, _OUTCOMES).data(), _parsed_report(moved_up, _OUTCOMES))
     assert (moved.dropped, moved.added) == (0, 0) and moved.changes == ()

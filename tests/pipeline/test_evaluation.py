@@ -108,7 +108,23 @@ def test_a_question_has_the_id_its_file_gives_and_none_otherwise() -> None:
         ("- {id: '', question: a, expect: no_answer}", "yaml", "question 1: id must be"),
         ("questions: [{question: 'a'}]", "yaml", "question 1: an answerable question needs 'urls'"),
         ("- {question: 'a', expect: maybe}", "yaml", "expect must be 'answer' or 'no_answer'"),
-        ("- {question: 'a', url: x, answr: y}", "yaml", "unknown key(s) answr"),
+        ("- {question: 'a', url: x, answr: y}", "yaml", "unknown key(s) answr (known: id,"),
+        (
+            "- {question: 'a', urls: 'https://d/a', contians: y}",
+            "yaml",
+            "question 1: unknown key(s) contians (did you mean 'contains'?)",
+        ),
+        (
+            "url-base: https://d/\nquestions: [{question: 'a', urls: [a.md]}]",
+            "yaml",
+            "the file: unknown key(s) url-base (did you mean 'url_base'?)",
+        ),
+        (
+            "questions: [{question: 'a', urls: [a.md#x]}]",
+            "yaml",
+            "question 1: url 'a.md#x' is not a full URL and the file sets no url_base",
+        ),
+        ('{"question": "a", "url": "/a.md"}', "jsonl", "question 1: url '/a.md' is not a full"),
         ("- {question: '  ', expect: no_answer}", "yaml", "'question' is missing or empty"),
         ("[]", "yaml", "the file has no questions"),
         ("{oops", "yaml", "not valid YAML"),
@@ -128,7 +144,7 @@ def test_a_question_has_the_id_its_file_gives_and_none_otherwise() -> None:
 def test_a_bad_eval_file_names_the_question_and_the_problem(
     text: str, fmt: str, message: str
 ) -> None:
-    with pytest.raises(EvalFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(EvalFileError, match=re.escape(message)):
         parse_cases(text, fmt=fmt)  # type: ignore[arg-type]
 
 
