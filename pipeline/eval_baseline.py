@@ -73,7 +73,8 @@ _COMPARED: tuple[tuple[str, str], ...] = (
     ("latency_p50_ms", "latency p50"),
     ("latency_p95_ms", "latency p95"),
 )
-_NOT_CITED = frozenset({"retrieval", "grading", "not_cited"})
+#: misses without the right footnote; a refusal shows "Sorry, …", never a footnote
+_NOT_CITED = frozenset({"retrieval", "grading", "not_cited", "refused"})
 
 
 class BaselineError(ValueError):

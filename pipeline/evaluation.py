@@ -9,7 +9,9 @@ section(s) that answer it (``urls``) and phrases one of which the answer must co
 - ``grading``: it was retrieved, but the bot did not answer;
 - ``not_cited``: the bot answered but cited none of the expected sections;
 - ``fact_missing``: the right section is cited but the answer lacks the phrase;
-- ``leak``: a question the docs do not answer got an answer or a source.
+- ``leak``: a question the docs do not answer got an answer or a source;
+- ``refused``: the bot turned the question away before answering it, as it would a user's
+  (too long, empty, a plugin's rule).
 
 Retrieval hit@k and MRR come from the metrics of LlamaIndex's ``RetrieverEvaluator`` over
 the pipeline's own retriever.
@@ -32,7 +34,7 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.evaluation import RetrieverEvaluator
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from pipeline.events import Done, Route
+from pipeline.events import Done, Outcome, Route
 from pipeline.followup import condense_offline
 from pipeline.markup import read
 from pipeline.ports import Retriever
@@ -40,8 +42,15 @@ from pipeline.question import Question, Turn
 from pipeline.text import plain
 
 Expect = Literal["answer", "no_answer"]
-Miss = Literal["retrieval", "grading", "not_cited", "fact_missing", "leak"]
-MISSES: tuple[Miss, ...] = ("retrieval", "grading", "not_cited", "fact_missing", "leak")
+Miss = Literal["retrieval", "grading", "not_cited", "fact_missing", "leak", "refused"]
+MISSES: tuple[Miss, ...] = (
+    "retrieval",
+    "grading",
+    "not_cited",
+    "fact_missing",
+    "leak",
+    "refused",
+)
 
 
 class EvalFileError(ValueError):
@@ -79,6 +88,13 @@ class CaseResult:
     judgements: dict[str, bool] = field(default_factory=dict)
     #: the bot's own answers that filled the thread's assistant turns written without text
     replies: tuple[str, ...] = ()
+    #: how the question ended: a refusal (too long, empty, a plugin's rule) is no answer
+    #: and no "I couldn't find this" either
+    outcome: Outcome = Outcome.ANSWERED
+
+    @property
+    def refused(self) -> bool:
+        return turned_away(self.outcome)
 
     @property
     def footnotes_right(self) -> tuple[bool, ...]:
@@ -92,6 +108,7 @@ class CaseResult:
             "kind": self.case.kind,
             "expect": self.case.expect,
             "route": self.route.value,
+            "outcome": self.outcome.value,
             "miss": self.miss,
             "expected": list(self.case.urls),
             "cited": list(self.cited),
@@ -231,6 +248,12 @@ def _turn(value: Any, n: int) -> Turn:
 # -- judging ---------------------------------------------------------------------------------
 
 
+def turned_away(outcome: Outcome) -> bool:
+    """The bot refused the question before answering it (too long, empty, a plugin's rule,
+    a rate limit), as it would a user's."""
+    return not outcome.is_answer and not outcome.is_failure
+
+
 def same_place(cited: str, expected: str) -> bool:
     """Whether a cited URL is the expected section (a text fragment or trailing slash aside)."""
     return _bare(cited) == _bare(expected)
@@ -283,7 +306,11 @@ def judge(
     answered = done.route is not Route.NO_ANSWER or bool(cited)
     miss: Miss | None = None
     cited_right = fact = False
-    if case.expect == "no_answer":
+    # turned away before answering: for an answerable question no fault of retrieval or
+    # grading, and for one the docs do not cover no leak
+    if turned_away(done.outcome) and case.expect == "answer":
+        miss = "refused"
+    elif case.expect == "no_answer":
         if answered:
             miss = "leak"
     else:
@@ -310,6 +337,7 @@ def judge(
         miss=miss,
         cited_right=cited_right,
         fact_stated=fact,
+        outcome=done.outcome,
     )
 
 
@@ -537,7 +565,8 @@ class Report:
 
 
 def _no_answer(result: CaseResult) -> bool:
-    return result.route is Route.NO_ANSWER and not result.cited
+    """Said "I couldn't find this" (a refusal says something else)."""
+    return result.route is Route.NO_ANSWER and not result.cited and not result.refused
 
 
 def _pct(value: float | None) -> str:
@@ -559,7 +588,10 @@ def brief(text: str) -> str:
 
 def _where(result: CaseResult) -> str:
     """What a miss cited and, for an answerable question, what it should have, each URL
-    relative to the file's ``url_base``: enough to tell two sections of one page apart."""
+    relative to the file's ``url_base``: enough to tell two sections of one page apart; for
+    a refusal, what the bot said instead."""
+    if result.miss == "refused":
+        return "the bot said: " + brief(result.answer)
     base = result.case.base
 
     def shown(url: str) -> str:

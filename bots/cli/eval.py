@@ -128,8 +128,13 @@ async def _run(runtime: Runtime, cases: list[Case], *, progress: bool) -> Report
     async def answer(question: Question) -> Done:
         from pipeline.events import Done
 
+        # the runtime's own limits (length, emptiness, plugins' rules): a question the bot
+        # refuses is scored as the refusal a user would get
+        checked = await runtime.screen(replace(question, scope=scope))
+        if isinstance(checked, Done):
+            return checked
         done: Done | None = None
-        async for event in answerer.stream(replace(question, scope=scope)):
+        async for event in answerer.stream(checked):
             if isinstance(event, Done):
                 done = event
         assert done is not None

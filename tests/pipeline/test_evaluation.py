@@ -26,7 +26,7 @@ from pipeline.evaluation import (
     same_place,
     states,
 )
-from pipeline.events import Done, Route
+from pipeline.events import Done, Outcome, Route
 from pipeline.ports import Hit
 from pipeline.question import Question, Turn
 
@@ -430,3 +430,56 @@ def test_citebot_eval_on_an_empty_store_says_to_ingest_first(tmp_path: object) -
         f"citebot: nothing ingested yet into {tmp_path}: run citebot ingest PATH_OR_URL "
         "(or citebot demo for the bundled samples)"
     )
+
+
+def test_a_question_the_bot_refuses_is_scored_as_the_refusal(
+    tmp_path: pytest.TempPathFactory,
+) -> None:
+    env = {
+        "CITEBOT_DATA_DIR": str(tmp_path),
+        "CITEBOT_PLUGINS__ENTRY_POINTS": "false",
+        "CITEBOT_ACCESS__MAX_QUESTION_CHARS": "200",
+    }
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "keys.md").write_text("# Keys\n\n## Rotate\n\nKeys last 24 hours.\n", encoding="utf-8")
+    long = "how long do keys last " * 20
+    (tmp_path / "eval.yaml").write_text(
+        "url_base: https://d.example/\nquestions:\n"
+        f"  - {{question: '{long}', urls: [keys.md#rotate], contains: 24 hours}}\n"
+        f"  - {{question: 'who won the cup {long}', expect: no_answer}}\n",
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    ingest = runner.invoke(cli, ["ingest", str(docs), "--url-base", "https://d.example/"], env=env)
+    assert ingest.exit_code == 0, ingest.output
+    result = runner.invoke(cli, ["eval", "--json", str(tmp_path / "eval.yaml")], env=env)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    first, second = report["results"]
+    assert (first["miss"], first["outcome"], first["route"]) == ("refused", "too_long", "no_answer")
+    assert "the limit is 200" in first["answer"]
+    assert (second["miss"], second["outcome"]) == (None, "too_long")
+    # a refusal is not "I couldn't find this"
+    assert report["metrics"]["no_answer_precision"] is None
+    assert report["metrics"]["misses"] == {"refused": 1}
+
+
+def test_a_refusal_is_its_own_miss_and_shows_what_the_bot_said() -> None:
+    refused = Done(
+        answer=CitedAnswer.empty("Sorry, that question is too long."),
+        route=Route.NO_ANSWER,
+        outcome=Outcome.TOO_LONG,
+    )
+    result = judge(CASE, refused, [], 0.1, hit=True, rr=1.0)
+    assert result.miss == "refused" and result.refused
+    assert (
+        Report([result])
+        .table()
+        .endswith(
+            "[refused] how long do keys last?  (the bot said: Sorry, that question is too long.)"
+        )
+    )
+    from pipeline.eval_baseline import Shown, outcome
+
+    assert outcome(result.data()) is Shown.NO_ANSWER
