@@ -173,11 +173,30 @@ def _folder(base: str) -> str:
     return base if not base or base.endswith("/") else base + "/"
 
 
+def _scalar(value: Any) -> bool:
+    """Text as YAML may read it: a string, or a number written bare (``contains: 401``)."""
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+
+def _named(value: Any) -> str:
+    return {"list": "list", "dict": "mapping"}.get(type(value).__name__, type(value).__name__)
+
+
+def _text(value: Any, what: str, n: int) -> str:
+    """One text field of a question, stripped; "" when absent. A list or a mapping would
+    otherwise be asked or shown as its Python repr."""
+    if value is None:
+        return ""
+    if not _scalar(value):
+        raise EvalFileError(f"question {n}: {what} must be text, not a {_named(value)}")
+    return str(value).strip()
+
+
 def _strings(value: Any, what: str, n: int) -> tuple[str, ...]:
     if value is None:
         return ()
     values = value if isinstance(value, list) else [value]
-    if not all(isinstance(v, str | int | float) for v in values):
+    if not all(_scalar(v) for v in values):
         raise EvalFileError(f"question {n}: {what} must be text or a list of texts")
     return tuple(str(v) for v in values)
 
@@ -190,13 +209,22 @@ def _case(item: Any, n: int, base: str) -> Case:
         ("id", "question", "expect", "urls", "url", "contains", "kind", "history"),
         f"question {n}",
     )
-    question = str(item.get("question") or "").strip()
+    question = _text(item.get("question"), "question", n)
     if not question:
         raise EvalFileError(f"question {n}: 'question' is missing or empty")
     expect = item.get("expect", "answer")
     if expect not in ("answer", "no_answer"):
         raise EvalFileError(f"question {n}: expect must be 'answer' or 'no_answer', not {expect!r}")
     urls = _strings(item.get("urls", item.get("url")), "urls", n)
+    contains = _strings(item.get("contains"), "contains", n)
+    if expect == "no_answer":
+        # they would be ignored, and a label that says both is a mistake in one of them
+        given = [key for key in ("urls", "url", "contains") if item.get(key) not in (None, "", [])]
+        if given:
+            raise EvalFileError(
+                f"question {n}: expect: no_answer takes no {given[0]} (a question the "
+                "documents do not answer has no right section or phrase)"
+            )
     if expect == "answer" and not urls:
         raise EvalFileError(f"question {n}: an answerable question needs 'urls'")
     relative = next((u for u in urls if not base and not urlsplit(u).scheme), None)
@@ -206,7 +234,12 @@ def _case(item: Any, n: int, base: str) -> Case:
             f"question {n}: url {relative!r} is not a full URL and the file sets no url_base, "
             "so it can never match a cited source"
         )
-    history = tuple(_turn(t, n) for t in item.get("history") or ())
+    turns = item.get("history")
+    if turns is not None and not isinstance(turns, list):
+        raise EvalFileError(
+            f"question {n}: history must be a list of turns ({{role, text}}), not a {_named(turns)}"
+        )
+    history = tuple(_turn(t, n, k) for k, t in enumerate(turns or (), start=1))
     for before, turn in zip((None, *history), history, strict=False):
         if turn == OWN_ANSWER and (before is None or before.role != "user"):
             raise EvalFileError(
@@ -217,8 +250,9 @@ def _case(item: Any, n: int, base: str) -> Case:
         question=question,
         expect=expect,
         urls=tuple(urljoin(base, u) if base else u for u in urls),
-        contains=_strings(item.get("contains"), "contains", n),
-        kind=str(item.get("kind") or ("answerable" if expect == "answer" else "uncovered")),
+        contains=contains,
+        kind=_text(item.get("kind"), "kind", n)
+        or ("answerable" if expect == "answer" else "uncovered"),
         history=history,
         base=base,
         id=_id(item.get("id"), n),
@@ -239,10 +273,14 @@ def _id(value: Any, n: int) -> str:
 OWN_ANSWER = Turn(role="assistant", text="")
 
 
-def _turn(value: Any, n: int) -> Turn:
-    if isinstance(value, dict) and value.get("role") in ("user", "assistant"):
-        return Turn(role=value["role"], text=str(value.get("text") or ""))
-    raise EvalFileError(f"question {n}: history items need role (user|assistant) and text")
+def _turn(value: Any, n: int, k: int) -> Turn:
+    if not isinstance(value, dict) or value.get("role") not in ("user", "assistant"):
+        raise EvalFileError(f"question {n}: history items need role (user|assistant) and text")
+    _known_keys(value, ("role", "text"), f"question {n}: history turn {k}")
+    text = _text(value.get("text"), f"history turn {k}'s text", n)
+    if value["role"] == "user" and not text:
+        raise EvalFileError(f"question {n}: history turn {k} is a user turn without text")
+    return Turn(role=value["role"], text=text)
 
 
 # -- judging ---------------------------------------------------------------------------------

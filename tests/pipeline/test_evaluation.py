@@ -105,6 +105,37 @@ def test_a_question_has_the_id_its_file_gives_and_none_otherwise() -> None:
     ("text", "fmt", "message"),
     [
         ("- {id: [1], question: a, expect: no_answer}", "yaml", "question 1: id must be"),
+        (
+            "- {question: [a, b], expect: no_answer}",
+            "yaml",
+            "question 1: question must be text, not a list",
+        ),
+        ("- {question: a, expect: no_answer, kind: [x]}", "yaml", "question 1: kind must be text"),
+        (
+            "- {question: a, expect: no_answer, history: [{role: user}]}",
+            "yaml",
+            "question 1: history turn 1 is a user turn without text",
+        ),
+        (
+            "- {question: a, expect: no_answer, history: [{role: user, text: [x]}]}",
+            "yaml",
+            "question 1: history turn 1's text must be text, not a list",
+        ),
+        (
+            "- {question: a, expect: no_answer, history: {role: user, text: hi}}",
+            "yaml",
+            "question 1: history must be a list of turns ({role, text}), not a mapping",
+        ),
+        (
+            "- {question: a, expect: no_answer, urls: ['https://d/a']}",
+            "yaml",
+            "question 1: expect: no_answer takes no urls",
+        ),
+        (
+            "- {question: a, expect: no_answer, contains: x}",
+            "yaml",
+            "question 1: expect: no_answer takes no contains",
+        ),
         ("- {id: '', question: a, expect: no_answer}", "yaml", "question 1: id must be"),
         ("questions: [{question: 'a'}]", "yaml", "question 1: an answerable question needs 'urls'"),
         ("- {question: 'a', expect: maybe}", "yaml", "expect must be 'answer' or 'no_answer'"),
