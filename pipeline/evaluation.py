@@ -123,36 +123,66 @@ class CaseResult:
 # -- reading eval files ------------------------------------------------------------------
 
 
-def parse_cases(text: str, *, fmt: Literal["yaml", "jsonl"]) -> list[Case]:
-    """The cases of an eval file. YAML: a list, or ``{url_base, questions}``; JSONL: one per line."""
-    base = ""
-    items: list[Any]
-    if fmt == "jsonl":
-        items = []
-        for n, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    items.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise EvalFileError(f"line {n} is not JSON: {exc.msg}") from None
-    else:
-        import yaml
+Format = Literal["yaml", "json", "jsonl"]
 
-        try:
-            loaded = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise EvalFileError(f"not valid YAML: {' '.join(str(exc).split())[:160]}") from None
-        if isinstance(loaded, dict):
-            _known_keys(loaded, ("url_base", "questions"), "the file")
-            base = _folder(str(loaded.get("url_base") or ""))
-            loaded = loaded.get("questions")
-        if not isinstance(loaded, list):
-            raise EvalFileError("expected a list of questions (or a mapping with 'questions')")
-        items = loaded
-    cases = [_case(item, n, base) for n, item in enumerate(items, start=1)]
+
+def parse_cases(text: str, *, fmt: Format) -> list[Case]:
+    """The cases of an eval file: a list of questions, or ``{url_base, questions}`` (YAML or
+    a JSON document), or one question per line (JSON Lines)."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
+    loaded = _yaml(text) if fmt == "yaml" else _json(text) if fmt == "json" else _json_lines(text)
+    base = ""
+    if isinstance(loaded, dict):
+        _known_keys(loaded, ("url_base", "questions"), "the file")
+        if not isinstance(loaded.get("url_base") or "", str):
+            raise EvalFileError(f"url_base must be text, not a {_named(loaded['url_base'])}")
+        base = _folder(loaded.get("url_base") or "")
+        loaded = loaded.get("questions")
+    if not isinstance(loaded, list):
+        raise EvalFileError("expected a list of questions (or a mapping with 'questions')")
+    cases = [_case(item, n, base) for n, item in enumerate(loaded, start=1)]
     if not cases:
         raise EvalFileError("the file has no questions")
     return cases
+
+
+def _yaml(text: str) -> Any:
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        # the problem and where, whole: the full message repeats the file's text around it
+        mark = exc.problem_mark or exc.context_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = " ".join(str(exc.problem or exc.context or "").split())
+        raise EvalFileError(f"not valid YAML{where}: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise EvalFileError(f"not valid YAML: {' '.join(str(exc).split())}") from None
+
+
+def _json(text: str) -> Any:
+    """A ``.json`` file: one JSON document, or (as before) one object per line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":
+            return _json_lines(text)
+        raise EvalFileError(
+            f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg} (a .json "
+            "eval file holds a list of questions, or one question object per line)"
+        ) from None
+
+
+def _json_lines(text: str) -> list[Any]:
+    items = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                items.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise EvalFileError(f"line {n} is not JSON: {exc.msg}") from None
+    return items
 
 
 def _known_keys(item: dict[Any, Any], known: Sequence[str], where: str) -> None:

@@ -6,7 +6,7 @@ import asyncio
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -29,7 +29,13 @@ if TYPE_CHECKING:
     type=click.Path(file_okay=False),
     help="Draft questions from the documents in this folder (needs an LLM); prints YAML.",
 )
-@click.option("--per-passage", default=2, show_default=True, help="Drafts per passage.")
+@click.option(
+    "--per-passage",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="Drafts per passage.",
+)
 @click.option(
     "--baseline",
     "baseline_file",
@@ -51,7 +57,7 @@ def eval_command(
 ) -> None:
     """Score answers against a labelled question file.
 
-    FILE is YAML or JSON Lines. Each question names the section(s) that answer it (urls) and phrases the answer
+    FILE is YAML, JSON Lines (.jsonl) or JSON (.json). Each question names the section(s) that answer it (urls) and phrases the answer
     must contain (contains), or says expect: no_answer. See tests/devset/ for an example.
     """
     if generate_dir is not None:
@@ -83,11 +89,12 @@ def eval_command(
 
 
 def _load(path: Path) -> list[Case]:
-    from pipeline.evaluation import EvalFileError, parse_cases
+    from pipeline.evaluation import EvalFileError, Format, parse_cases
 
     text = _text(path, "eval file")
-    fmt: Literal["yaml", "jsonl"] = (
-        "jsonl" if path.suffix.lower() in {".jsonl", ".json", ".ndjson"} else "yaml"
+    suffix = path.suffix.lower()
+    fmt: Format = (
+        "json" if suffix == ".json" else "jsonl" if suffix in {".jsonl", ".ndjson"} else "yaml"
     )
     try:
         return parse_cases(text, fmt=fmt)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -261,11 +262,11 @@ def test_a_report_compared_with_itself_changes_nothing(tmp_path: Path) -> None:
     assert all(b == a for b, a in moved.metrics.values())
 
 
-def _parsed_report(yaml_text: str, outcomes: dict[str, object]) -> Report:
+def _parsed_report(yaml_text: str, outcomes: Mapping[str, object]) -> Report:
     from pipeline.evaluation import parse_cases
 
     cases = parse_cases(yaml_text, fmt="yaml")
-    return report(*((case, outcomes[case.question]) for case in cases))  # type: ignore[misc]
+    return report(*((case, outcomes[case.question]) for case in cases))
 
 
 _FILE = "- {question: 'a?', urls: ['https://d/x']}\n- {question: 'b?', urls: ['https://d/x']}\n"

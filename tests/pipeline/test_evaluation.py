@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -59,6 +60,32 @@ def test_yaml_and_jsonl_files_resolve_urls_against_the_base() -> None:
     assert cases[1].expect == "no_answer" and cases[1].kind == "uncovered"
     lines = '{"question": "c?", "url": "https://x/a", "contains": ["p", "q"]}\n\n'
     assert parse_cases(lines, fmt="jsonl")[0].contains == ("p", "q")
+
+
+def test_a_json_file_is_a_list_or_a_mapping_or_one_object_per_line() -> None:
+    pretty = '[\n  {"question": "a", "expect": "no_answer"},\n  {"question": "b", "url": "https://d/b"}\n]'
+    assert [c.question for c in parse_cases(pretty, fmt="json")] == ["a", "b"]
+    mapping = '{"url_base": "https://d/docs", "questions": [{"question": "a", "url": "b.md"}]}'
+    assert parse_cases(mapping, fmt="json")[0].urls == ("https://d/docs/b.md",)
+    lines = '{"question": "a", "expect": "no_answer"}\n{"question": "b", "expect": "no_answer"}\n'
+    assert len(parse_cases(lines, fmt="json")) == 2
+    # a byte-order mark, which YAML skips, is skipped in JSON too
+    assert len(parse_cases("\ufeff" + lines, fmt="jsonl")) == 2
+    assert len(parse_cases("\ufeff" + pretty, fmt="json")) == 2
+
+
+def test_citebot_eval_reads_a_pretty_printed_json_file(tmp_path: Path) -> None:
+    questions = [{"question": "a?", "expect": "no_answer"}]
+    (tmp_path / "eval.json").write_text(json.dumps(questions, indent=2), encoding="utf-8-sig")
+    env = {"CITEBOT_DATA_DIR": str(tmp_path), "CITEBOT_PLUGINS__ENTRY_POINTS": "false"}
+    result = CliRunner().invoke(cli, ["eval", str(tmp_path / "eval.json")], env=env)
+    # read: the run stops only at the empty store
+    assert "nothing ingested yet" in result.output, result.output
+
+
+def test_per_passage_must_be_at_least_one() -> None:
+    result = CliRunner().invoke(cli, ["eval", "--generate", ".", "--per-passage", "-5"])
+    assert result.exit_code == 2 and "-5 is not in the range x>=1" in result.output
 
 
 def test_a_url_base_without_its_trailing_slash_is_the_folder_ingest_reads_it_as() -> None:
@@ -158,7 +185,14 @@ def test_a_question_has_the_id_its_file_gives_and_none_otherwise() -> None:
         ('{"question": "a", "url": "/a.md"}', "jsonl", "question 1: url '/a.md' is not a full"),
         ("- {question: '  ', expect: no_answer}", "yaml", "'question' is missing or empty"),
         ("[]", "yaml", "the file has no questions"),
-        ("{oops", "yaml", "not valid YAML"),
+        ("{oops", "yaml", "not valid YAML at line 1, column 6: expected ',' or '}', but got"),
+        (
+            "questions:\n  - {question: a, expect: no_answer}\n  - question: 'b\n",
+            "yaml",
+            "not valid YAML at line 4, column 1: found unexpected end of stream",
+        ),
+        ("url_base: [x]\nquestions: []", "yaml", "url_base must be text, not a list"),
+        ('[\n  {"question": "a",}\n]', "json", "not valid JSON at line 2, column 20: Expecting"),
         ('{"question": "a"}\nnot json', "jsonl", "line 2 is not JSON"),
         (
             "- {question: 'a', expect: no_answer, history: [hello]}",
@@ -464,7 +498,7 @@ def test_citebot_eval_on_an_empty_store_says_to_ingest_first(tmp_path: object) -
 
 
 def test_a_question_the_bot_refuses_is_scored_as_the_refusal(
-    tmp_path: pytest.TempPathFactory,
+    tmp_path: Path,
 ) -> None:
     env = {
         "CITEBOT_DATA_DIR": str(tmp_path),
