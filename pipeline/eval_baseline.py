@@ -188,7 +188,7 @@ def read_baseline(text: str) -> dict[str, Any]:
 def compare(baseline: Mapping[str, Any], report: Report) -> Comparison:
     """This run's ``report`` against ``baseline`` (:func:`read_baseline`)."""
     now = report.data()
-    ids_now = {str(r["id"]) for r in now["results"] if r["id"] is not None}
+    ids_now = {str(r["id"]) for r in now["results"] if r["id"]}
     before = dict(_keyed(baseline["results"], ids_now))
     after = dict(_keyed(now["results"]))
     changes = tuple(

@@ -103,7 +103,8 @@ class CaseResult:
 
     def data(self) -> dict[str, Any]:
         return {
-            "id": self.case.id or None,
+            # "" when the file gives none: a string either way, for readers of --json
+            "id": self.case.id,
             "question": self.case.question,
             "kind": self.case.kind,
             "expect": self.case.expect,

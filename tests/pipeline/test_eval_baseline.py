@@ -278,7 +278,7 @@ def test_a_question_added_at_the_top_leaves_the_others_matched_by_their_text() -
     after = _parsed_report("- {question: 'new?', urls: ['https://d/x']}\n" + _FILE, _OUTCOMES)
     moved = compare(before, after)
     assert (moved.changes, moved.dropped, moved.added) == ((), 0, 1)
-    assert [r["id"] for r in after.data()["results"]] == [None, None, None]
+    assert [r["id"] for r in after.data()["results"]] == ["", "", ""]
 
 
 def test_a_baseline_written_when_every_question_had_its_position_as_id_still_matches() -> None:
