@@ -10,19 +10,20 @@ the right section without it, "I couldn't find this", and last an answer whose f
 point elsewhere. A wrong answer with a footnote looks checked, so it ranks below no answer;
 for a question the documents do not cover, any answer is a leak. Questions are matched by
 their ``id`` when the file gives one, else by their text and how often it came before (two
-follow-ups may ask the same words in different threads).
+follow-ups may ask the same words in different threads), so a question added above the
+others leaves them matched.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from pipeline.evaluation import Report
+from pipeline.evaluation import Report, brief
 
 
 class Shown(StrEnum):
@@ -72,7 +73,8 @@ _COMPARED: tuple[tuple[str, str], ...] = (
     ("latency_p50_ms", "latency p50"),
     ("latency_p95_ms", "latency p95"),
 )
-_NOT_CITED = frozenset({"retrieval", "grading", "not_cited"})
+#: misses without the right footnote; a refusal shows "Sorry, …", never a footnote
+_NOT_CITED = frozenset({"retrieval", "grading", "not_cited", "refused"})
 
 
 class BaselineError(ValueError):
@@ -159,7 +161,9 @@ class Comparison:
         for title, group in (("better", self.better), ("worse", self.worse)):
             if group:
                 lines.append(f"{title} ({len(group)}):")
-                lines += [f"  {c.question}  ({c.before.said} → {c.after.said})" for c in group]
+                lines += [
+                    f"  {brief(c.question)}  ({c.before.said} → {c.after.said})" for c in group
+                ]
         return "\n".join(lines)
 
 
@@ -184,7 +188,8 @@ def read_baseline(text: str) -> dict[str, Any]:
 def compare(baseline: Mapping[str, Any], report: Report) -> Comparison:
     """This run's ``report`` against ``baseline`` (:func:`read_baseline`)."""
     now = report.data()
-    before = dict(_keyed(baseline["results"]))
+    ids_now = {str(r["id"]) for r in now["results"] if r["id"]}
+    before = dict(_keyed(baseline["results"], ids_now))
     after = dict(_keyed(now["results"]))
     changes = tuple(
         Change(question=result["question"], before=was, after=now_shown)
@@ -220,11 +225,22 @@ def outcome(result: Mapping[str, Any]) -> Shown:
     return Shown.WRONG_SOURCE if answered else Shown.NO_ANSWER
 
 
-def _keyed(results: Iterable[Mapping[str, Any]]) -> Iterable[tuple[tuple[str, int], Any]]:
-    seen: Counter[str] = Counter()
-    for result in results:
-        name = result.get("id") or result["question"]
-        yield (name, seen[name]), result
+def _keyed(
+    results: Iterable[Mapping[str, Any]], ids_now: Collection[str] | None = None
+) -> Iterable[tuple[tuple[str, str, int], Any]]:
+    """Each result under its id when it has one, else its text, and how often that came before.
+
+    ``ids_now`` (reading a baseline): the ids this run's questions have. Reports written
+    before session 46 gave a question without an id its position ("3"); such an id that
+    this run does not use is read as that, and the question matched by its text.
+    """
+    seen: Counter[tuple[str, str]] = Counter()
+    for position, result in enumerate(results, start=1):
+        given = result.get("id")
+        given = None if given is None or given == "" else str(given)
+        positional = ids_now is not None and given == str(position) and given not in ids_now
+        name = ("text", result["question"]) if given is None or positional else ("id", given)
+        yield (*name, seen[name]), result
         seen[name] += 1
 
 

@@ -9,14 +9,17 @@ section(s) that answer it (``urls``) and phrases one of which the answer must co
 - ``grading``: it was retrieved, but the bot did not answer;
 - ``not_cited``: the bot answered but cited none of the expected sections;
 - ``fact_missing``: the right section is cited but the answer lacks the phrase;
-- ``leak``: a question the docs do not answer got an answer or a source.
+- ``leak``: a question the docs do not answer got an answer or a source;
+- ``refused``: the bot turned the question away before answering it, as it would a user's
+  (too long, empty, a plugin's rule).
 
-Retrieval hit@k and MRR come from LlamaIndex's ``RetrieverEvaluator`` over the
-pipeline's own retriever.
+Retrieval hit@k and MRR come from the metrics of LlamaIndex's ``RetrieverEvaluator`` over
+the pipeline's own retriever.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
@@ -25,13 +28,13 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.evaluation import RetrieverEvaluator
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from pipeline.events import Done, Route
+from pipeline.events import Done, Outcome, Route
 from pipeline.followup import condense_offline
 from pipeline.markup import read
 from pipeline.ports import Retriever
@@ -39,8 +42,15 @@ from pipeline.question import Question, Turn
 from pipeline.text import plain
 
 Expect = Literal["answer", "no_answer"]
-Miss = Literal["retrieval", "grading", "not_cited", "fact_missing", "leak"]
-MISSES: tuple[Miss, ...] = ("retrieval", "grading", "not_cited", "fact_missing", "leak")
+Miss = Literal["retrieval", "grading", "not_cited", "fact_missing", "leak", "refused"]
+MISSES: tuple[Miss, ...] = (
+    "retrieval",
+    "grading",
+    "not_cited",
+    "fact_missing",
+    "leak",
+    "refused",
+)
 
 
 class EvalFileError(ValueError):
@@ -55,6 +65,10 @@ class Case:
     contains: tuple[str, ...] = ()
     kind: str = "answerable"
     history: tuple[Turn, ...] = ()
+    #: the file's ``url_base`` (a folder, ending in "/"), which the misses list leaves out
+    base: str = ""
+    #: the file's own id for the question, as given; "" when it gives none (a baseline then
+    #: matches the question by its text, which survives questions added above it)
     id: str = ""
 
 
@@ -74,6 +88,13 @@ class CaseResult:
     judgements: dict[str, bool] = field(default_factory=dict)
     #: the bot's own answers that filled the thread's assistant turns written without text
     replies: tuple[str, ...] = ()
+    #: how the question ended: a refusal (too long, empty, a plugin's rule) is no answer
+    #: and no "I couldn't find this" either
+    outcome: Outcome = Outcome.ANSWERED
+
+    @property
+    def refused(self) -> bool:
+        return turned_away(self.outcome)
 
     @property
     def footnotes_right(self) -> tuple[bool, ...]:
@@ -82,11 +103,13 @@ class CaseResult:
 
     def data(self) -> dict[str, Any]:
         return {
+            # "" when the file gives none: a string either way, for readers of --json
             "id": self.case.id,
             "question": self.case.question,
             "kind": self.case.kind,
             "expect": self.case.expect,
             "route": self.route.value,
+            "outcome": self.outcome.value,
             "miss": self.miss,
             "expected": list(self.case.urls),
             "cited": list(self.cited),
@@ -101,42 +124,110 @@ class CaseResult:
 # -- reading eval files ------------------------------------------------------------------
 
 
-def parse_cases(text: str, *, fmt: Literal["yaml", "jsonl"]) -> list[Case]:
-    """The cases of an eval file. YAML: a list, or ``{url_base, questions}``; JSONL: one per line."""
-    base = ""
-    items: list[Any]
-    if fmt == "jsonl":
-        items = []
-        for n, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    items.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise EvalFileError(f"line {n} is not JSON: {exc.msg}") from None
-    else:
-        import yaml
+Format = Literal["yaml", "json", "jsonl"]
 
-        try:
-            loaded = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise EvalFileError(f"not valid YAML: {' '.join(str(exc).split())[:160]}") from None
-        if isinstance(loaded, dict):
-            base = str(loaded.get("url_base") or "")
-            loaded = loaded.get("questions")
-        if not isinstance(loaded, list):
-            raise EvalFileError("expected a list of questions (or a mapping with 'questions')")
-        items = loaded
-    cases = [_case(item, n, base) for n, item in enumerate(items, start=1)]
+
+def parse_cases(text: str, *, fmt: Format) -> list[Case]:
+    """The cases of an eval file: a list of questions, or ``{url_base, questions}`` (YAML or
+    a JSON document), or one question per line (JSON Lines)."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
+    loaded = _yaml(text) if fmt == "yaml" else _json(text) if fmt == "json" else _json_lines(text)
+    base = ""
+    if isinstance(loaded, dict):
+        _known_keys(loaded, ("url_base", "questions"), "the file")
+        if not isinstance(loaded.get("url_base") or "", str):
+            raise EvalFileError(f"url_base must be text, not a {_named(loaded['url_base'])}")
+        base = _folder(loaded.get("url_base") or "")
+        loaded = loaded.get("questions")
+    if not isinstance(loaded, list):
+        raise EvalFileError("expected a list of questions (or a mapping with 'questions')")
+    cases = [_case(item, n, base) for n, item in enumerate(loaded, start=1)]
     if not cases:
         raise EvalFileError("the file has no questions")
     return cases
+
+
+def _yaml(text: str) -> Any:
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        # the problem and where, whole: the full message repeats the file's text around it
+        mark = exc.problem_mark or exc.context_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = " ".join(str(exc.problem or exc.context or "").split())
+        raise EvalFileError(f"not valid YAML{where}: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise EvalFileError(f"not valid YAML: {' '.join(str(exc).split())}") from None
+
+
+def _json(text: str) -> Any:
+    """A ``.json`` file: one JSON document, or (as before) one object per line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":
+            return _json_lines(text)
+        raise EvalFileError(
+            f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg} (a .json "
+            "eval file holds a list of questions, or one question object per line)"
+        ) from None
+
+
+def _json_lines(text: str) -> list[Any]:
+    items = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                items.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise EvalFileError(f"line {n} is not JSON: {exc.msg}") from None
+    return items
+
+
+def _known_keys(item: dict[Any, Any], known: Sequence[str], where: str) -> None:
+    """Reject a key the format does not have (a typo would silently drop what it sets),
+    naming the known key it is closest to."""
+    unknown = sorted(str(k) for k in item if k not in known)
+    if not unknown:
+        return
+    close = difflib.get_close_matches(unknown[0].replace("-", "_"), known, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
+    raise EvalFileError(f"{where}: unknown key(s) {', '.join(unknown)}{hint}")
+
+
+def _folder(base: str) -> str:
+    """``url_base`` as the folder ingest reads it as (``--url-base …/docs`` publishes
+    ``…/docs/guide.md``), so a base written without its trailing slash keeps its last part."""
+    base = base.strip()
+    return base if not base or base.endswith("/") else base + "/"
+
+
+def _scalar(value: Any) -> bool:
+    """Text as YAML may read it: a string, or a number written bare (``contains: 401``)."""
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+
+def _named(value: Any) -> str:
+    return {"list": "list", "dict": "mapping"}.get(type(value).__name__, type(value).__name__)
+
+
+def _text(value: Any, what: str, n: int) -> str:
+    """One text field of a question, stripped; "" when absent. A list or a mapping would
+    otherwise be asked or shown as its Python repr."""
+    if value is None:
+        return ""
+    if not _scalar(value):
+        raise EvalFileError(f"question {n}: {what} must be text, not a {_named(value)}")
+    return str(value).strip()
 
 
 def _strings(value: Any, what: str, n: int) -> tuple[str, ...]:
     if value is None:
         return ()
     values = value if isinstance(value, list) else [value]
-    if not all(isinstance(v, str | int | float) for v in values):
+    if not all(_scalar(v) for v in values):
         raise EvalFileError(f"question {n}: {what} must be text or a list of texts")
     return tuple(str(v) for v in values)
 
@@ -144,20 +235,42 @@ def _strings(value: Any, what: str, n: int) -> tuple[str, ...]:
 def _case(item: Any, n: int, base: str) -> Case:
     if not isinstance(item, dict):
         raise EvalFileError(f"question {n}: expected a mapping, got {type(item).__name__}")
-    known = {"id", "question", "expect", "urls", "url", "contains", "kind", "history"}
-    unknown = sorted(set(item) - known)
-    if unknown:
-        raise EvalFileError(f"question {n}: unknown key(s) {', '.join(unknown)}")
-    question = str(item.get("question") or "").strip()
+    _known_keys(
+        item,
+        ("id", "question", "expect", "urls", "url", "contains", "kind", "history"),
+        f"question {n}",
+    )
+    question = _text(item.get("question"), "question", n)
     if not question:
         raise EvalFileError(f"question {n}: 'question' is missing or empty")
     expect = item.get("expect", "answer")
     if expect not in ("answer", "no_answer"):
         raise EvalFileError(f"question {n}: expect must be 'answer' or 'no_answer', not {expect!r}")
     urls = _strings(item.get("urls", item.get("url")), "urls", n)
+    contains = _strings(item.get("contains"), "contains", n)
+    if expect == "no_answer":
+        # they would be ignored, and a label that says both is a mistake in one of them
+        given = [key for key in ("urls", "url", "contains") if item.get(key) not in (None, "", [])]
+        if given:
+            raise EvalFileError(
+                f"question {n}: expect: no_answer takes no {given[0]} (a question the "
+                "documents do not answer has no right section or phrase)"
+            )
     if expect == "answer" and not urls:
         raise EvalFileError(f"question {n}: an answerable question needs 'urls'")
-    history = tuple(_turn(t, n) for t in item.get("history") or ())
+    relative = next((u for u in urls if not base and not urlsplit(u).scheme), None)
+    if relative is not None:
+        # a cited source's URL is always absolute (ingest publishes url_base + path, or file://)
+        raise EvalFileError(
+            f"question {n}: url {relative!r} is not a full URL and the file sets no url_base, "
+            "so it can never match a cited source"
+        )
+    turns = item.get("history")
+    if turns is not None and not isinstance(turns, list):
+        raise EvalFileError(
+            f"question {n}: history must be a list of turns ({{role, text}}), not a {_named(turns)}"
+        )
+    history = tuple(_turn(t, n, k) for k, t in enumerate(turns or (), start=1))
     for before, turn in zip((None, *history), history, strict=False):
         if turn == OWN_ANSWER and (before is None or before.role != "user"):
             raise EvalFileError(
@@ -168,11 +281,22 @@ def _case(item: Any, n: int, base: str) -> Case:
         question=question,
         expect=expect,
         urls=tuple(urljoin(base, u) if base else u for u in urls),
-        contains=_strings(item.get("contains"), "contains", n),
-        kind=str(item.get("kind") or ("answerable" if expect == "answer" else "uncovered")),
+        contains=contains,
+        kind=_text(item.get("kind"), "kind", n)
+        or ("answerable" if expect == "answer" else "uncovered"),
         history=history,
-        id=str(item.get("id") or n),
+        base=base,
+        id=_id(item.get("id"), n),
     )
+
+
+def _id(value: Any, n: int) -> str:
+    """The question's id as the file gives it (``0`` included), or "" when it gives none."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, str | int) or not str(value).strip():
+        raise EvalFileError(f"question {n}: id must be a non-empty text or a whole number")
+    return str(value).strip()
 
 
 #: an assistant turn written without text: the bot's own answer to the user turn before it,
@@ -180,13 +304,23 @@ def _case(item: Any, n: int, base: str) -> Case:
 OWN_ANSWER = Turn(role="assistant", text="")
 
 
-def _turn(value: Any, n: int) -> Turn:
-    if isinstance(value, dict) and value.get("role") in ("user", "assistant"):
-        return Turn(role=value["role"], text=str(value.get("text") or ""))
-    raise EvalFileError(f"question {n}: history items need role (user|assistant) and text")
+def _turn(value: Any, n: int, k: int) -> Turn:
+    if not isinstance(value, dict) or value.get("role") not in ("user", "assistant"):
+        raise EvalFileError(f"question {n}: history items need role (user|assistant) and text")
+    _known_keys(value, ("role", "text"), f"question {n}: history turn {k}")
+    text = _text(value.get("text"), f"history turn {k}'s text", n)
+    if value["role"] == "user" and not text:
+        raise EvalFileError(f"question {n}: history turn {k} is a user turn without text")
+    return Turn(role=value["role"], text=text)
 
 
 # -- judging ---------------------------------------------------------------------------------
+
+
+def turned_away(outcome: Outcome) -> bool:
+    """The bot refused the question before answering it (too long, empty, a plugin's rule,
+    a rate limit), as it would a user's."""
+    return not outcome.is_answer and not outcome.is_failure
 
 
 def same_place(cited: str, expected: str) -> bool:
@@ -241,7 +375,11 @@ def judge(
     answered = done.route is not Route.NO_ANSWER or bool(cited)
     miss: Miss | None = None
     cited_right = fact = False
-    if case.expect == "no_answer":
+    # turned away before answering: for an answerable question no fault of retrieval or
+    # grading, and for one the docs do not cover no leak
+    if turned_away(done.outcome) and case.expect == "answer":
+        miss = "refused"
+    elif case.expect == "no_answer":
         if answered:
             miss = "leak"
     else:
@@ -268,6 +406,7 @@ def judge(
         miss=miss,
         cited_right=cited_right,
         fact_stated=fact,
+        outcome=done.outcome,
     )
 
 
@@ -301,17 +440,26 @@ class RetrievalCheck:
 
     def __init__(self, port: Retriever, *, top_k: int, scope: Sequence[str] | None = None) -> None:
         self.top_k = top_k
+        self._retriever = _PortRetriever(port, top_k=top_k, scope=scope)
         self._evaluator = RetrieverEvaluator.from_metric_names(
-            ["hit_rate", "mrr"], retriever=_PortRetriever(port, top_k=top_k, scope=scope)
+            ["hit_rate", "mrr"], retriever=self._retriever
         )
 
     async def check(self, query: str, expected: Sequence[str]) -> tuple[list[str], bool, float]:
-        result = await self._evaluator.aevaluate(
-            query=query, expected_ids=[_bare(u) for u in expected]
-        )
-        hit = float(result.metric_dict["hit_rate"].score or 0.0) > 0
-        rr = float(result.metric_dict["mrr"].score or 0.0)
-        return list(result.retrieved_ids), hit, rr
+        nodes = await self._retriever.aretrieve(query)
+        retrieved = [n.node.node_id for n in nodes]
+        if not retrieved:
+            # LlamaIndex's metrics refuse an empty list (ValueError); nothing retrieved (a
+            # scope without documents) is a retrieval miss, rank 0
+            return [], False, 0.0
+        expected_ids = [_bare(u) for u in expected]
+        scores = {
+            metric.metric_name: metric.compute(
+                query=query, expected_ids=expected_ids, retrieved_ids=retrieved
+            ).score
+            for metric in self._evaluator.metrics
+        }
+        return retrieved, float(scores["hit_rate"] or 0.0) > 0, float(scores["mrr"] or 0.0)
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -481,21 +629,47 @@ class Report:
             lines.append("")
             lines.append(f"misses ({len(misses)}):")
             for r in misses:
-                cited = ", ".join(_short(c) for c in r.cited) or "no source"
-                lines.append(f"  [{r.miss}] {r.case.question}  (cited: {cited})")
+                lines.append(f"  [{r.miss}] {brief(r.case.question)}  ({_where(r)})")
         return "\n".join(lines)
 
 
 def _no_answer(result: CaseResult) -> bool:
-    return result.route is Route.NO_ANSWER and not result.cited
+    """Said "I couldn't find this" (a refusal says something else)."""
+    return result.route is Route.NO_ANSWER and not result.cited and not result.refused
 
 
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value * 100:.1f}%"
 
 
-def _short(url: str) -> str:
-    return url.rsplit("/", 1)[-1] or url
+#: the misses list shows a question on one line of about this many characters (--json
+#: keeps it whole)
+QUESTION_SHOWN = 120
+
+
+def brief(text: str) -> str:
+    """``text`` on one line, cut at a word near :data:`QUESTION_SHOWN` characters."""
+    text = " ".join(text.split())
+    if len(text) <= QUESTION_SHOWN:
+        return text
+    return text[: QUESTION_SHOWN - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _where(result: CaseResult) -> str:
+    """What a miss cited and, for an answerable question, what it should have, each URL
+    relative to the file's ``url_base``: enough to tell two sections of one page apart; for
+    a refusal, what the bot said instead."""
+    if result.miss == "refused":
+        return "the bot said: " + brief(result.answer)
+    base = result.case.base
+
+    def shown(url: str) -> str:
+        return url[len(base) :] if base and url.startswith(base) and url != base else url
+
+    where = "cited: " + (", ".join(shown(c) for c in result.cited) or "no source")
+    if result.case.expect == "answer":
+        where += "; expected: " + ", ".join(shown(u) for u in result.case.urls)
+    return where
 
 
 # -- drafting questions with an LLM ---------------------------------------------------------

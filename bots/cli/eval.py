@@ -6,11 +6,11 @@ import asyncio
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from bots.cli.ask import runtime_of
+from bots.cli.ask import require_knowledge, runtime_of
 from bots.cli.base import cli, fail, friendly, settings_from
 from pipeline.question import Place, Question
 
@@ -29,7 +29,13 @@ if TYPE_CHECKING:
     type=click.Path(file_okay=False),
     help="Draft questions from the documents in this folder (needs an LLM); prints YAML.",
 )
-@click.option("--per-passage", default=2, show_default=True, help="Drafts per passage.")
+@click.option(
+    "--per-passage",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="Drafts per passage.",
+)
 @click.option(
     "--baseline",
     "baseline_file",
@@ -51,7 +57,7 @@ def eval_command(
 ) -> None:
     """Score answers against a labelled question file.
 
-    FILE is YAML or JSON Lines. Each question names the section(s) that answer it (urls) and phrases the answer
+    FILE is YAML, JSON Lines (.jsonl) or JSON (.json). Each question names the section(s) that answer it (urls) and phrases the answer
     must contain (contains), or says expect: no_answer. See tests/devset/ for an example.
     """
     if generate_dir is not None:
@@ -62,6 +68,8 @@ def eval_command(
     cases = _load(Path(str(file)))
     # read first: a bad baseline should not cost a whole run
     baseline = None if baseline_file is None else _baseline(Path(baseline_file))
+    # an empty store gets the line ask gives, not a score of every question as a miss
+    require_knowledge(ctx)
     runtime = runtime_of(ctx)
     report = asyncio.run(_run(runtime, cases, progress=not quiet and not as_json))
     comparison = None
@@ -81,11 +89,12 @@ def eval_command(
 
 
 def _load(path: Path) -> list[Case]:
-    from pipeline.evaluation import EvalFileError, parse_cases
+    from pipeline.evaluation import EvalFileError, Format, parse_cases
 
     text = _text(path, "eval file")
-    fmt: Literal["yaml", "jsonl"] = (
-        "jsonl" if path.suffix.lower() in {".jsonl", ".json", ".ndjson"} else "yaml"
+    suffix = path.suffix.lower()
+    fmt: Format = (
+        "json" if suffix == ".json" else "jsonl" if suffix in {".jsonl", ".ndjson"} else "yaml"
     )
     try:
         return parse_cases(text, fmt=fmt)
@@ -118,7 +127,7 @@ def _text(path: Path, what: str) -> str:
 
 async def _run(runtime: Runtime, cases: list[Case], *, progress: bool) -> Report:
     from pipeline import Pipeline
-    from pipeline.evaluation import CaseResult, RetrievalCheck, run_eval
+    from pipeline.evaluation import CaseResult, RetrievalCheck, brief, run_eval
 
     answerer = runtime.answerer
     scope = runtime.scope_for(Place())
@@ -126,8 +135,13 @@ async def _run(runtime: Runtime, cases: list[Case], *, progress: bool) -> Report
     async def answer(question: Question) -> Done:
         from pipeline.events import Done
 
+        # the runtime's own limits (length, emptiness, plugins' rules): a question the bot
+        # refuses is scored as the refusal a user would get
+        checked = await runtime.screen(replace(question, scope=scope))
+        if isinstance(checked, Done):
+            return checked
         done: Done | None = None
-        async for event in answerer.stream(replace(question, scope=scope)):
+        async for event in answerer.stream(checked):
             if isinstance(event, Done):
                 done = event
         assert done is not None
@@ -143,7 +157,7 @@ async def _run(runtime: Runtime, cases: list[Case], *, progress: bool) -> Report
 
     def show(result: CaseResult) -> None:
         mark = "ok " if result.miss is None else f"{result.miss}"
-        click.echo(click.style(f"… {mark:<12} {result.case.question}", dim=True), err=True)
+        click.echo(click.style(f"… {mark:<12} {brief(result.case.question)}", dim=True), err=True)
 
     return await run_eval(
         cases, answer, retrieval=retrieval, extra=extra, on_result=show if progress else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -259,3 +260,37 @@ def test_a_report_compared_with_itself_changes_nothing(tmp_path: Path) -> None:
     moved = compare(read_baseline(saved.read_text(encoding="utf-8")), first)
     assert moved.changes == () and moved.dropped == moved.added == 0
     assert all(b == a for b, a in moved.metrics.values())
+
+
+def _parsed_report(yaml_text: str, outcomes: Mapping[str, object]) -> Report:
+    from pipeline.evaluation import parse_cases
+
+    cases = parse_cases(yaml_text, fmt="yaml")
+    return report(*((case, outcomes[case.question]) for case in cases))
+
+
+_FILE = "- {question: 'a?', urls: ['https://d/x']}\n- {question: 'b?', urls: ['https://d/x']}\n"
+_OUTCOMES = {"a?": answered(FACT, RIGHT), "b?": NOT_FOUND, "new?": NOT_FOUND}
+
+
+def test_a_question_added_at_the_top_leaves_the_others_matched_by_their_text() -> None:
+    before = _parsed_report(_FILE, _OUTCOMES).data()
+    after = _parsed_report("- {question: 'new?', urls: ['https://d/x']}\n" + _FILE, _OUTCOMES)
+    moved = compare(before, after)
+    assert (moved.changes, moved.dropped, moved.added) == ((), 0, 1)
+    assert [r["id"] for r in after.data()["results"]] == ["", "", ""]
+
+
+def test_a_baseline_written_when_every_question_had_its_position_as_id_still_matches() -> None:
+    # reports before session 46 gave a question without an id its position
+    legacy = _parsed_report(_FILE, _OUTCOMES).data()
+    for n, result in enumerate(legacy["results"], start=1):
+        result["id"] = str(n)
+    after = _parsed_report("- {question: 'new?', urls: ['https://d/x']}\n" + _FILE, _OUTCOMES)
+    moved = compare(legacy, after)
+    assert (moved.changes, moved.dropped, moved.added) == ((), 0, 1)
+    # and ids the file gives, 0 among them, match by id whatever their place
+    given = "- {id: 0, question: 'a?', urls: ['https://d/x']}\n- {id: 1, question: 'b?', urls: ['https://d/x']}\n"
+    moved_up = "- {id: 1, question: 'new?', urls: ['https://d/x']}\n- {id: 0, question: 'a?', urls: ['https://d/x']}\n"
+    moved = compare(_parsed_report(given, _OUTCOMES).data(), _parsed_report(moved_up, _OUTCOMES))
+    assert (moved.dropped, moved.added) == (0, 0) and moved.changes == ()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -18,13 +20,15 @@ from pipeline.evaluation import (
     Case,
     EvalFileError,
     Report,
+    RetrievalCheck,
     judge,
     parse_cases,
     run_eval,
     same_place,
     states,
 )
-from pipeline.events import Done, Route
+from pipeline.events import Done, Outcome, Route
+from pipeline.ports import Hit
 from pipeline.question import Question, Turn
 
 
@@ -58,15 +62,137 @@ def test_yaml_and_jsonl_files_resolve_urls_against_the_base() -> None:
     assert parse_cases(lines, fmt="jsonl")[0].contains == ("p", "q")
 
 
+def test_a_json_file_is_a_list_or_a_mapping_or_one_object_per_line() -> None:
+    pretty = '[\n  {"question": "a", "expect": "no_answer"},\n  {"question": "b", "url": "https://d/b"}\n]'
+    assert [c.question for c in parse_cases(pretty, fmt="json")] == ["a", "b"]
+    mapping = '{"url_base": "https://d/docs", "questions": [{"question": "a", "url": "b.md"}]}'
+    assert parse_cases(mapping, fmt="json")[0].urls == ("https://d/docs/b.md",)
+    lines = '{"question": "a", "expect": "no_answer"}\n{"question": "b", "expect": "no_answer"}\n'
+    assert len(parse_cases(lines, fmt="json")) == 2
+    # a byte-order mark, which YAML skips, is skipped in JSON too
+    assert len(parse_cases("\ufeff" + lines, fmt="jsonl")) == 2
+    assert len(parse_cases("\ufeff" + pretty, fmt="json")) == 2
+
+
+def test_citebot_eval_reads_a_pretty_printed_json_file(tmp_path: Path) -> None:
+    questions = [{"question": "a?", "expect": "no_answer"}]
+    (tmp_path / "eval.json").write_text(json.dumps(questions, indent=2), encoding="utf-8-sig")
+    env = {"CITEBOT_DATA_DIR": str(tmp_path), "CITEBOT_PLUGINS__ENTRY_POINTS": "false"}
+    result = CliRunner().invoke(cli, ["eval", str(tmp_path / "eval.json")], env=env)
+    # read: the run stops only at the empty store
+    assert "nothing ingested yet" in result.output, result.output
+
+
+def test_per_passage_must_be_at_least_one() -> None:
+    result = CliRunner().invoke(cli, ["eval", "--generate", ".", "--per-passage", "-5"])
+    assert result.exit_code == 2 and "-5 is not in the range x>=1" in result.output
+
+
+def test_a_url_base_without_its_trailing_slash_is_the_folder_ingest_reads_it_as() -> None:
+    (case,) = parse_cases(
+        "url_base: https://x.example.com/docs\nquestions:\n"
+        "  - {question: 'a?', urls: [guide.md#a, 'https://y.example/z.md']}\n",
+        fmt="yaml",
+    )
+    assert case.urls == ("https://x.example.com/docs/guide.md#a", "https://y.example/z.md")
+
+
+def test_the_misses_list_tells_the_cited_section_from_the_expected_one() -> None:
+    (case,) = parse_cases(
+        "url_base: https://x.example.com/docs/\nquestions:\n"
+        "  - {question: 'a?', urls: [v2/guide.md#a]}\n",
+        fmt="yaml",
+    )
+    cited = answered("It is so.", "https://x.example.com/docs/v1/guide.md#a")
+    table = Report([judge(case, cited, [], 0.1, hit=True, rr=1.0)]).table()
+    assert table.endswith("\n  [not_cited] a?  (cited: v1/guide.md#a; expected: v2/guide.md#a)"), (
+        table
+    )
+
+
+def test_the_misses_list_shortens_a_long_question_and_json_keeps_it_whole() -> None:
+    long = replace(CASE, question="why " * 2000 + "?")
+    report = Report([judge(long, NOT_FOUND, [], 0.1, hit=False, rr=0.0)])
+    line = report.table().splitlines()[-1]
+    assert line.startswith("  [retrieval] why why ") and len(line) < 250, len(line)
+    assert line.count("why") < 40 and "why…  (cited: no source" in line
+    assert report.data()["misses"][0]["question"] == long.question
+
+
+def test_a_question_has_the_id_its_file_gives_and_none_otherwise() -> None:
+    cases = parse_cases(
+        "- {question: 'a?', expect: no_answer}\n- {id: 0, question: 'b?', expect: no_answer}\n"
+        "- {id: ' k7 ', question: 'c?', expect: no_answer}\n",
+        fmt="yaml",
+    )
+    assert [c.id for c in cases] == ["", "0", "k7"]
+
+
 @pytest.mark.parametrize(
     ("text", "fmt", "message"),
     [
+        ("- {id: [1], question: a, expect: no_answer}", "yaml", "question 1: id must be"),
+        (
+            "- {question: [a, b], expect: no_answer}",
+            "yaml",
+            "question 1: question must be text, not a list",
+        ),
+        ("- {question: a, expect: no_answer, kind: [x]}", "yaml", "question 1: kind must be text"),
+        (
+            "- {question: a, expect: no_answer, history: [{role: user}]}",
+            "yaml",
+            "question 1: history turn 1 is a user turn without text",
+        ),
+        (
+            "- {question: a, expect: no_answer, history: [{role: user, text: [x]}]}",
+            "yaml",
+            "question 1: history turn 1's text must be text, not a list",
+        ),
+        (
+            "- {question: a, expect: no_answer, history: {role: user, text: hi}}",
+            "yaml",
+            "question 1: history must be a list of turns ({role, text}), not a mapping",
+        ),
+        (
+            "- {question: a, expect: no_answer, urls: ['https://d/a']}",
+            "yaml",
+            "question 1: expect: no_answer takes no urls",
+        ),
+        (
+            "- {question: a, expect: no_answer, contains: x}",
+            "yaml",
+            "question 1: expect: no_answer takes no contains",
+        ),
+        ("- {id: '', question: a, expect: no_answer}", "yaml", "question 1: id must be"),
         ("questions: [{question: 'a'}]", "yaml", "question 1: an answerable question needs 'urls'"),
         ("- {question: 'a', expect: maybe}", "yaml", "expect must be 'answer' or 'no_answer'"),
-        ("- {question: 'a', url: x, answr: y}", "yaml", "unknown key(s) answr"),
+        ("- {question: 'a', url: x, answr: y}", "yaml", "unknown key(s) answr (known: id,"),
+        (
+            "- {question: 'a', urls: 'https://d/a', contians: y}",
+            "yaml",
+            "question 1: unknown key(s) contians (did you mean 'contains'?)",
+        ),
+        (
+            "url-base: https://d/\nquestions: [{question: 'a', urls: [a.md]}]",
+            "yaml",
+            "the file: unknown key(s) url-base (did you mean 'url_base'?)",
+        ),
+        (
+            "questions: [{question: 'a', urls: [a.md#x]}]",
+            "yaml",
+            "question 1: url 'a.md#x' is not a full URL and the file sets no url_base",
+        ),
+        ('{"question": "a", "url": "/a.md"}', "jsonl", "question 1: url '/a.md' is not a full"),
         ("- {question: '  ', expect: no_answer}", "yaml", "'question' is missing or empty"),
         ("[]", "yaml", "the file has no questions"),
-        ("{oops", "yaml", "not valid YAML"),
+        ("{oops", "yaml", "not valid YAML at line 1, column 6: expected ',' or '}', but got"),
+        (
+            "questions:\n  - {question: a, expect: no_answer}\n  - question: 'b\n",
+            "yaml",
+            "not valid YAML at line 4, column 1: found unexpected end of stream",
+        ),
+        ("url_base: [x]\nquestions: []", "yaml", "url_base must be text, not a list"),
+        ('[\n  {"question": "a",}\n]', "json", "not valid JSON at line 2, column 20: Expecting"),
         ('{"question": "a"}\nnot json', "jsonl", "line 2 is not JSON"),
         (
             "- {question: 'a', expect: no_answer, history: [hello]}",
@@ -83,7 +209,7 @@ def test_yaml_and_jsonl_files_resolve_urls_against_the_base() -> None:
 def test_a_bad_eval_file_names_the_question_and_the_problem(
     text: str, fmt: str, message: str
 ) -> None:
-    with pytest.raises(EvalFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(EvalFileError, match=re.escape(message)):
         parse_cases(text, fmt=fmt)  # type: ignore[arg-type]
 
 
@@ -189,8 +315,9 @@ def test_a_report_counts_every_metric_and_lists_every_miss() -> None:
         r"faithful +50\.0%",
         r"routes +knowledge_base 5, no_answer 3",
         r"latency p50 / p95 +400 / 800 ms",
-        r"\n\nmisses \(2\):\n  \[retrieval\] how long do keys last\?  \(cited: no source\)\n"
-        r"  \[leak\] Cloud Run\?  \(cited: other\.md#x, run\.md#y\)$",
+        r"\n\nmisses \(2\):\n  \[retrieval\] how long do keys last\?  \(cited: no source; "
+        r"expected: https://d\.example/keys\.md#rotate\)\n"
+        r"  \[leak\] Cloud Run\?  \(cited: https://d\.example/other\.md#x, https://d/run\.md#y\)$",
     ]:
         assert re.search(row, table), row
     # the retrieval check's k, when it ran, names hit@k
@@ -341,3 +468,85 @@ def test_an_assistant_turn_without_text_needs_a_user_turn_right_before_it(histor
             f"questions:\n  - {{question: 'x?', expect: no_answer, history: {history}}}\n",
             fmt="yaml",
         )
+
+
+class _NothingRetrieved:
+    """A retriever over a scope that holds no documents."""
+
+    async def retrieve(self, query: str, *, top_k: int, scope: Sequence[str] | None) -> list[Hit]:
+        return []
+
+
+async def test_a_question_with_nothing_retrieved_is_a_retrieval_miss() -> None:
+    check = RetrievalCheck(_NothingRetrieved(), top_k=6, scope=("empty",))
+    assert await check.check("how long do keys last?", CASE.urls) == ([], False, 0.0)
+
+    async def bot(question: Question) -> Done:
+        return NOT_FOUND
+
+    (result,) = (await run_eval([CASE], bot, retrieval=check)).results
+    assert (result.miss, result.hit, result.reciprocal_rank) == ("retrieval", False, 0.0)
+
+
+def test_citebot_eval_on_an_empty_store_says_to_ingest_first(tmp_path: object) -> None:
+    env = {"CITEBOT_DATA_DIR": str(tmp_path), "CITEBOT_PLUGINS__ENTRY_POINTS": "false"}
+    with resources.as_file(resources.files("bots") / "samples") as folder:
+        result = CliRunner().invoke(cli, ["eval", str(folder / "eval.yaml")], env=env)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"citebot: nothing ingested yet into {tmp_path}: run citebot ingest PATH_OR_URL "
+        "(or citebot demo for the bundled samples)"
+    )
+
+
+def test_a_question_the_bot_refuses_is_scored_as_the_refusal(
+    tmp_path: Path,
+) -> None:
+    env = {
+        "CITEBOT_DATA_DIR": str(tmp_path),
+        "CITEBOT_PLUGINS__ENTRY_POINTS": "false",
+        "CITEBOT_ACCESS__MAX_QUESTION_CHARS": "200",
+    }
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "keys.md").write_text("# Keys\n\n## Rotate\n\nKeys last 24 hours.\n", encoding="utf-8")
+    long = "how long do keys last " * 20
+    (tmp_path / "eval.yaml").write_text(
+        "url_base: https://d.example/\nquestions:\n"
+        f"  - {{question: '{long}', urls: [keys.md#rotate], contains: 24 hours}}\n"
+        f"  - {{question: 'who won the cup {long}', expect: no_answer}}\n",
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    ingest = runner.invoke(cli, ["ingest", str(docs), "--url-base", "https://d.example/"], env=env)
+    assert ingest.exit_code == 0, ingest.output
+    result = runner.invoke(cli, ["eval", "--json", str(tmp_path / "eval.yaml")], env=env)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    first, second = report["results"]
+    assert (first["miss"], first["outcome"], first["route"]) == ("refused", "too_long", "no_answer")
+    assert "the limit is 200" in first["answer"]
+    assert (second["miss"], second["outcome"]) == (None, "too_long")
+    # a refusal is not "I couldn't find this"
+    assert report["metrics"]["no_answer_precision"] is None
+    assert report["metrics"]["misses"] == {"refused": 1}
+
+
+def test_a_refusal_is_its_own_miss_and_shows_what_the_bot_said() -> None:
+    refused = Done(
+        answer=CitedAnswer.empty("Sorry, that question is too long."),
+        route=Route.NO_ANSWER,
+        outcome=Outcome.TOO_LONG,
+    )
+    result = judge(CASE, refused, [], 0.1, hit=True, rr=1.0)
+    assert result.miss == "refused" and result.refused
+    assert (
+        Report([result])
+        .table()
+        .endswith(
+            "[refused] how long do keys last?  (the bot said: Sorry, that question is too long.)"
+        )
+    )
+    from pipeline.eval_baseline import Shown, outcome
+
+    assert outcome(result.data()) is Shown.NO_ANSWER
