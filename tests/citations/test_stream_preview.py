@@ -4,6 +4,8 @@ paired, whatever the platform does with half a construct."""
 
 from __future__ import annotations
 
+import pytest
+
 from citations.render import slack as slack_render
 from citations.render.safe import SafeStream
 
@@ -152,3 +154,22 @@ def test_an_image_is_shown_as_the_final_answer_shows_it_not_as_its_label() -> No
     shown = finished("See ![img](http://img.evil/a.png) ").text
     assert render_discord(answer)[0].content.startswith(shown)
     assert shown.startswith("See ![img]") and "http://" not in shown
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "escaped"),
+    [
+        ("\\`", 1, True),
+        ("\\\\`", 2, False),
+        ("\\\\\\`", 3, True),
+        ("a\\`", 2, True),
+        ("`", 0, False),
+        ("\\`\\", 1, True),  # the run stops at the start, not at the end's backslash
+    ],
+)
+def test_a_character_is_escaped_by_an_odd_run_of_backslashes(
+    text: str, at: int, escaped: bool
+) -> None:
+    from citations.render.safe import _escaped
+
+    assert _escaped(text, at) is escaped

@@ -383,3 +383,11 @@ async def test_readyz_checks_a_shared_install_database(tmp_path: Path) -> None:
     await AsyncSQLAlchemyInstallationStore(client_id="111.222", engine=engine).create_tables()
     await engine.dispose()
     await probe()
+
+
+def test_a_data_dir_that_is_a_file_is_named_so(tmp_path: Path) -> None:
+    (tmp_path / "data").write_text("", encoding="utf-8")
+    with pytest.raises(RuntimeError, match=r"^data dir is a file$"):
+        server.check_data_dir(tmp_path / "data")
+    with pytest.raises(RuntimeError, match=r"^data dir is missing$"):
+        server.check_data_dir(tmp_path / "nothing")
