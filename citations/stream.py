@@ -493,7 +493,7 @@ class CitationStream:
         self._run_len += 1
         self._pass("`", out)
 
-    def _label_open(self) -> bool:
+    def _in_label(self) -> bool:
         """Whether the answer so far ends inside a link label the renderers read as one: a "["
         (not after "!" or a backslash) and at most 300 characters with no bracket, line break,
         backtick or footnote after it. Looked up only at "](", so prose is not tracked for it."""
@@ -609,7 +609,7 @@ class CitationStream:
             if char == "]":
                 if i + 1 >= n and not final:
                     break
-                link = i + 1 < n and buf[i + 1] == "(" and self._label_open()
+                link = i + 1 < n and buf[i + 1] == "(" and self._in_label()
                 self._emit_text("]", out)
                 i += 1
                 if link:

@@ -82,7 +82,7 @@ def ingest_command(
     url_style: UrlStyle | None,
     collection: str | None,
 ) -> None:
-    """Ingest files, folders, web sites, or a reader's or a plugin's documents.
+    """Ingest files, folders, web sites, readers' or plugins' documents.
 
     Folders and files (.md, .mdx, .rst, .txt, .html, .pdf), web sites and
     sitemaps (http(s) URLs), a configured LlamaHub reader (reader:NAME) or a
