@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import pytest
 
@@ -328,19 +328,24 @@ async def test_grader_timeout_falls_back_to_the_embedding_grader(embedder: Embed
     assert "the model did not answer within 0.3 s" in done.answer.text
 
 
-async def test_malformed_grader_reply_is_graded_by_the_fallback(embedder: Embedder) -> None:
-    def grade(prompt: str) -> str:
-        if "Rotate next to the key" in prompt:
-            return "Sure! This passage is very relevant."  # no JSON at all
-        return json.dumps({"score": 0.05})
-
-    llm = ScriptedLLM(
+def grading_with(grade: Callable[[str], str]) -> ScriptedLLM:
+    """A model that grades with ``grade``, answers "Click Rotate [1]." and finds it good."""
+    return ScriptedLLM(
         {
             "grade relevance": grade,
             "answer with citations": "Click Rotate [1].",
             "check an answer": GOOD,
         }
     )
+
+
+async def test_malformed_grader_reply_is_graded_by_the_fallback(embedder: Embedder) -> None:
+    def grade(prompt: str) -> str:
+        if "Rotate next to the key" in prompt:
+            return "Sure! This passage is very relevant."  # no JSON at all
+        return json.dumps({"score": 0.05})
+
+    llm = grading_with(grade)
     pipeline, _ = make(embedder, llm)
     _, done = await collect(pipeline, ROTATE)
 
@@ -361,13 +366,7 @@ async def test_grades_that_all_fail_to_parse_say_so_and_one_that_does_not_stays_
             return "Sure! This passage is very relevant."
         return json.dumps({"score": 0.95 if "Rotate next to the key" in prompt else 0.05})
 
-    llm = ScriptedLLM(
-        {
-            "grade relevance": grade,
-            "answer with citations": "Click Rotate [1].",
-            "check an answer": GOOD,
-        }
-    )
+    llm = grading_with(grade)
     pipeline, _ = make(embedder, llm)
     _, done = await collect(pipeline, ROTATE)
 
