@@ -902,7 +902,7 @@ def _cited(picks: Sequence[Pick], position: dict[tuple[int, int], int]) -> str:
         if pick.kind == "code":
             block = pick.text.startswith(("```", "~~~"))
             out += ("\n\n" if out else "") + pick.text
-            out += f"\n[{pick.source_id}]" if block else f" [{pick.source_id}]"
+            out += f"\n[{pick.source_id}]" if block else _marker(out, pick.source_id)
             continue
         if before is None:
             pass
@@ -928,8 +928,17 @@ def _cited(picks: Sequence[Pick], position: dict[tuple[int, int], int]) -> str:
         # a document's own "[2]" would read as this answer's footnote 2
         out += _flat(outside_code(_closed_code(shown(pick.text)), without_markers))
         if after is None or after.kind == "code" or not _next(pick, after, position):
-            out += f" [{pick.source_id}]"
+            out += _marker(out, pick.source_id)
     return out
+
+
+def _marker(text: str, source_id: int) -> str:
+    """The marker that follows ``text``: on a line of its own after a list item's closing
+    fence, which closes only standing alone (``` [1] would leave the block, and every marker
+    after it, open)."""
+    last = text[text.rfind("\n") + 1 :].strip()
+    fence = len(last) >= 3 and (set(last) == {"`"} or set(last) == {"~"})
+    return f"\n[{source_id}]" if fence else f" [{source_id}]"
 
 
 def _next(first: Pick, second: Pick, position: dict[tuple[int, int], int]) -> bool:

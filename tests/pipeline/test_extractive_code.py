@@ -497,3 +497,18 @@ async def test_a_how_to_answer_shows_the_variant_the_docs_give_next(embedder: Em
         limit=1,
     )
     assert "-t wheel" not in text
+
+
+def test_a_marker_after_a_closing_fence_stands_on_its_own_line() -> None:
+    # "``` [1]" closes no block, as Slack and Discord read it: the block, and every marker
+    # after it, would stay open (a celery answer lost three of its four footnotes so)
+    from citations import resolve
+    from pipeline.extractive import _marker
+
+    assert _marker("- ```\n  T.apply_async(countdown=10)\n  ```", 1) == "\n[1]"
+    assert _marker("text\n~~~", 2) == "\n[2]"
+    assert _marker("Run `x` then ``` here", 3) == " [3]"
+    assert _marker("``", 4) == " [4]"
+    sources = [source("make", 1), source("Then deploy.", 2)]
+    text = "- ```\n  make\n  ```" + _marker("  ```", 1) + "\n\nThen deploy." + " [2]"
+    assert [r.number for r in resolve(text, sources).references] == [1, 2]
