@@ -8,7 +8,7 @@ differently), and in code never where the parts would stop being code.
 
 from __future__ import annotations
 
-from citations.render.safe import break_fence_ticks
+from citations.render.safe import break_fence_ticks, escaped
 
 #: the least room worth putting part of a long piece in, rather than starting a new message
 MIN_ROOM = 40
@@ -21,15 +21,8 @@ def splits_entity(text: str, at: int) -> bool:
     return amp >= 0 and any(text.startswith(e, amp) and amp + len(e) > at for e in _ENTITIES)
 
 
-def _escapes_next(text: str, at: int) -> bool:
-    run = 0
-    while run < at and text[at - run - 1] == "\\":
-        run += 1
-    return run % 2 == 1
-
-
 def _prose_ok(text: str, at: int) -> bool:
-    return not splits_entity(text, at) and not _escapes_next(text, at)
+    return not splits_entity(text, at) and not escaped(text, at)
 
 
 def _span_ok(text: str, at: int) -> bool:

@@ -49,6 +49,7 @@ __all__ = [
     "code_blocks",
     "code_regions",
     "defang",
+    "escaped",
     "no_code",
     "safe_text",
 ]
@@ -453,7 +454,7 @@ class SafeStream:
             if at >= 0 and self._code[at][0] < start < self._code[at][1]:
                 # the cut would fall inside code: start after it, or keep the open fence open
                 start = self._code[at][1]
-            if start < len(text) and _escaped(text, start):
+            if start < len(text) and escaped(text, start):
                 # cut off from its backslash, the character would mean something else (a
                 # backtick would open code, or close it elsewhere): start past it
                 start += 1
@@ -514,7 +515,7 @@ class SafeStream:
         return out
 
 
-def _escaped(text: str, at: int) -> bool:
+def escaped(text: str, at: int) -> bool:
     """Whether ``text[at]`` follows an odd run of backslashes, which escapes it."""
     run = at
     while run > 0 and text[run - 1] == "\\":

@@ -157,7 +157,7 @@ def test_an_image_is_shown_as_the_final_answer_shows_it_not_as_its_label() -> No
 
 
 @pytest.mark.parametrize(
-    ("text", "at", "escaped"),
+    ("text", "at", "is_escaped"),
     [
         ("\\`", 1, True),
         ("\\\\`", 2, False),
@@ -168,8 +168,8 @@ def test_an_image_is_shown_as_the_final_answer_shows_it_not_as_its_label() -> No
     ],
 )
 def test_a_character_is_escaped_by_an_odd_run_of_backslashes(
-    text: str, at: int, escaped: bool
+    text: str, at: int, is_escaped: bool
 ) -> None:
-    from citations.render.safe import _escaped
+    from citations.render.safe import escaped
 
-    assert _escaped(text, at) is escaped
+    assert escaped(text, at) is is_escaped
