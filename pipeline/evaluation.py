@@ -144,7 +144,23 @@ def parse_cases(text: str, *, fmt: Format) -> list[Case]:
     cases = [_case(item, n, base) for n, item in enumerate(loaded, start=1)]
     if not cases:
         raise EvalFileError("the file has no questions")
+    _unique_ids(cases)
     return cases
+
+
+def _unique_ids(cases: Sequence[Case]) -> None:
+    """Refuse an id two questions share: a --baseline report is matched to the file by id,
+    and one id would pair both questions with the same earlier outcome."""
+    first: dict[str, int] = {}
+    for n, case in enumerate(cases, start=1):
+        if not case.id:
+            continue
+        if case.id in first:
+            raise EvalFileError(
+                f"question {n}: id {case.id!r} is question {first[case.id]}'s too "
+                "(ids must be unique: a --baseline report is matched by id)"
+            )
+        first[case.id] = n
 
 
 def _yaml(text: str) -> Any:

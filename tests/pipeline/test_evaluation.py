@@ -128,6 +128,13 @@ def test_a_question_has_the_id_its_file_gives_and_none_otherwise() -> None:
     assert [c.id for c in cases] == ["", "0", "k7"]
 
 
+def test_two_questions_may_not_share_an_id() -> None:
+    text = "- {id: k1, question: 'a?', expect: no_answer}\n- {question: 'b?', expect: no_answer}\n"
+    assert len(parse_cases(text + "- {question: 'c?', expect: no_answer}\n", fmt="yaml")) == 3
+    with pytest.raises(EvalFileError, match=r"question 3: id 'k1' is question 1's too"):
+        parse_cases(text + "- {id: ' k1', question: 'c?', expect: no_answer}\n", fmt="yaml")
+
+
 @pytest.mark.parametrize(
     ("text", "fmt", "message"),
     [
