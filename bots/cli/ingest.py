@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -61,6 +62,30 @@ def resolve_source(
     return _folder(arg, url_base, collection, url_style)
 
 
+def _distinct(args: Iterable[str]) -> list[str]:
+    """The arguments less those another one covers: the same path or URL again, or a path
+    inside a folder also given (``docs/a.md docs``). Each would be ingested, and counted, a
+    second time, and filed under two sources, so a page removed from the folder could stay."""
+    given = list(dict.fromkeys(args))
+    paths = {arg: Path(arg).resolve() for arg in given if Path(arg).exists()}
+    folders = {path: arg for arg, path in reversed(paths.items()) if path.is_dir()}
+    kept: list[str] = []
+    seen: set[Path] = set()
+    for arg in given:
+        path = paths.get(arg)
+        if path is None:
+            kept.append(arg)
+            continue
+        inside = next((f for f in folders if f in path.parents), None)
+        if inside is not None or path in seen:
+            what = f"inside {folders[inside]}" if inside is not None else "given twice"
+            click.echo(f"citebot: note: {arg} is {what}; it is ingested once", err=True)
+            continue
+        seen.add(path)
+        kept.append(arg)
+    return kept
+
+
 @cli.command("ingest")
 @click.argument("sources", nargs=-1, required=True, metavar="PATH|URL|reader:NAME|plugin:NAME...")
 @click.option("--url-base", help="Public URL of the folder's root; chunks link to URL/path#anchor.")
@@ -112,7 +137,7 @@ def ingest_command(
     # Every argument is resolved before the store is opened: a typo touches nothing.
     specs = [
         resolve_source(arg, url_base=url_base, collection=collection, url_style=url_style)
-        for arg in sources
+        for arg in _distinct(sources)
     ]
 
     def warn(skipped: Skipped) -> None:

@@ -412,3 +412,21 @@ def test_a_url_base_footnotes_cannot_link_to_is_refused_before_anything_is_read(
     env["CITEBOT_INGEST__URL_BASE"] = base
     result = CliRunner().invoke(cli, ["config"], env=env)
     assert result.exit_code == 2 and "ingest.url_base" in result.output
+
+
+def test_a_path_given_twice_or_inside_a_folder_given_is_ingested_once(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("a", "b"):
+        (docs / f"{name}.md").write_text(f"# {name}\n\nText about {name}.\n", encoding="utf-8")
+    env = {"CITEBOT_DATA_DIR": str(tmp_path / "data")}
+    args = ["ingest", str(docs / "a.md"), str(docs), f"{docs}/", str(docs / "b.md")]
+    result = CliRunner().invoke(cli, args, env=env)
+    assert result.exit_code == 0, result.output
+    assert "2 added, 0 updated, 0 unchanged" in result.output
+    assert f"{docs / 'a.md'} is inside {docs}; it is ingested once" in result.output
+    assert f"{docs}/ is given twice" in result.output
+    # the folder owns both: a page gone from it is removed on its next ingest
+    (docs / "a.md").unlink()
+    result = CliRunner().invoke(cli, ["ingest", str(docs)], env=env)
+    assert "0 added, 0 updated, 1 unchanged, 1 removed" in result.output, result.output
