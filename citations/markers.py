@@ -11,9 +11,20 @@ import re
 
 __all__ = ["MARKERS", "without_markers"]
 
-MARKERS = re.compile(r"\[\^?\d+(?:\s*[,;]\s*\d+)*\](?:\(id=\d+\))?|【[^】]*】")
+# an id or a range of them, as :mod:`citations.stream` reads one (spaces inside, "1–3")
+_IDS = r"\d{1,9}(?: *[-\u2013] *\d{1,9})?"
+MARKERS = re.compile(
+    rf"\[\^? *{_IDS}(?: *[,;] *{_IDS})* *\](?:\( ?id ?[=:] ?\d{{1,9}} ?\))?|【[^】]*】"
+)
+_WITH_SPACE = re.compile(rf"[ \t]*(?:{MARKERS.pattern})")
 
 
 def without_markers(text: str) -> str:
-    """``text`` with every citation marker taken out, and the space before it."""
-    return re.sub(rf"[ \t]*(?:{MARKERS.pattern})", "", text)
+    """``text`` with every citation marker taken out, and the space before it: every
+    bracket the citation stream would read as a footnote, so that a document's own "[2-3]"
+    never becomes the answer's. Taking one out can join two brackets into a new one
+    ("[[1]2]"), so it is repeated until none is left."""
+    while True:
+        text, taken = _WITH_SPACE.subn("", text)
+        if not taken:
+            return text
