@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from bots.cli import cli
 from bots.cli import commands as _commands  # noqa: F401  (registers every command)
+from bots.cli.ingest import _distinct
 
 DOCS = {
     "guide/install.md": """# Installing Acme
@@ -425,7 +426,10 @@ def test_a_path_given_twice_or_inside_a_folder_given_is_ingested_once(tmp_path: 
     assert result.exit_code == 0, result.output
     assert "2 added, 0 updated, 0 unchanged" in result.output
     assert f"{docs / 'a.md'} is inside {docs}; it is ingested once" in result.output
-    assert f"{docs}/ is given twice" in result.output
+    assert f"{docs}/ is given twice" in result.stderr and "is inside" not in result.stdout
+    # what is no path on this machine (a URL, a reader) is left to its resolver, in order
+    kept = _distinct(["https://docs.example/a", str(docs / "a.md"), "reader:wiki", str(docs)])
+    assert kept == ["https://docs.example/a", "reader:wiki", str(docs)]
     # the folder owns both: a page gone from it is removed on its next ingest
     (docs / "a.md").unlink()
     result = CliRunner().invoke(cli, ["ingest", str(docs)], env=env)
